@@ -1,0 +1,1 @@
+"""aesoc: build, run and benchmark the aesoc crypto-acceleration SoC."""

