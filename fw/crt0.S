@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aesoc start-up: stack, CFU enable, .data copy, .bss clear, trap vector, main, exit. */
+
+  .section .text.start, "ax"
+  .globl _start
+_start:
+  .option push
+  .option norelax
+  la gp, __global_pointer$
+  .option pop
+  la sp, __stack_top
+
+  /* Bit 31 of CSR 0xBC0 enables the CFU; the other bits mask external interrupts (all off). */
+  li t0, 0x80000000
+  csrw 0xBC0, t0
+
+  la t0, aesoc_trap_entry
+  csrw mtvec, t0
+
+  /* .data may be loaded elsewhere (flash); copy it when it is. */
+  la a0, __data_start
+  la a1, __data_end
+  la a2, __data_load
+  beq a0, a2, 2f
+1:
+  bgeu a0, a1, 2f
+  lw t0, 0(a2)
+  sw t0, 0(a0)
+  addi a0, a0, 4
+  addi a2, a2, 4
+  j 1b
+2:
+  la a0, __bss_start
+  la a1, __bss_end
+3:
+  bgeu a0, a1, 4f
+  sw zero, 0(a0)
+  addi a0, a0, 4
+  j 3b
+4:
+  li a0, 0
+  li a1, 0
+  call main
+  call exit
+5:
+  j 5b
+
+/* Saves the caller-saved registers, calls aesoc_trap(mcause, mepc, mtval), returns with mret. */
+  .section .text.trap, "ax"
+  .balign 4
+  .globl aesoc_trap_entry
+aesoc_trap_entry:
+  addi sp, sp, -64
+  sw ra, 0(sp)
+  sw t0, 4(sp)
+  sw t1, 8(sp)
+  sw t2, 12(sp)
+  sw a0, 16(sp)
+  sw a1, 20(sp)
+  sw a2, 24(sp)
+  sw a3, 28(sp)
+  sw a4, 32(sp)
+  sw a5, 36(sp)
+  sw a6, 40(sp)
+  sw a7, 44(sp)
+  sw t3, 48(sp)
+  sw t4, 52(sp)
+  sw t5, 56(sp)
+  sw t6, 60(sp)
+  csrr a0, mcause
+  csrr a1, mepc
+  csrr a2, mtval
+  call aesoc_trap
+  lw ra, 0(sp)
+  lw t0, 4(sp)
+  lw t1, 8(sp)
+  lw t2, 12(sp)
+  lw a0, 16(sp)
+  lw a1, 20(sp)
+  lw a2, 24(sp)
+  lw a3, 28(sp)
+  lw a4, 32(sp)
+  lw a5, 36(sp)
+  lw a6, 40(sp)
+  lw a7, 44(sp)
+  lw t3, 48(sp)
+  lw t4, 52(sp)
+  lw t5, 56(sp)
+  lw t6, 60(sp)
+  addi sp, sp, 64
+  mret

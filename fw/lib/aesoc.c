@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aesoc platform library: console, exit, traps, interrupts, structured records. */
+#include "aesoc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+unsigned aesoc_check_failures;
+
+void aesoc_putc(char c) { SYSCTRL(CONSOLE) = (uint8_t)c; }
+
+void aesoc_puts(const char *s) {
+  while (*s) aesoc_putc(*s++);
+}
+
+void aesoc_exit(int code) {
+  SYSCTRL(SIM_EXIT) = (uint32_t)code & 0xFFu;
+  for (;;) {
+  }
+}
+
+/* picolibc: exit() ends in _exit(); stdout goes to the console. */
+void _exit(int code) { aesoc_exit(code); }
+
+static int console_put(char c, FILE *file) {
+  (void)file;
+  aesoc_putc(c);
+  return (unsigned char)c;
+}
+
+static FILE console = FDEV_SETUP_STREAM(console_put, NULL, NULL, _FDEV_SETUP_WRITE);
+FILE *const stdin = &console;
+FILE *const stdout = &console;
+FILE *const stderr = &console;
+
+void aesoc_irq_unmask_line(unsigned line) {
+  uint32_t bit = 1u << line;
+  __asm__ volatile("csrs 0xBC0, %0" ::"r"(bit));
+}
+
+void aesoc_irq_mask_line(unsigned line) {
+  uint32_t bit = (1u << line) & 0x7FFFFFFFu; /* never clear the CFU enable */
+  __asm__ volatile("csrc 0xBC0, %0" ::"r"(bit));
+}
+
+void aesoc_timer_set(uint64_t mtimecmp) {
+  /* Raise the high half first so no spurious match is seen between the two writes. */
+  SYSCTRL(MTIMECMP_HI) = 0xFFFFFFFFu;
+  SYSCTRL(MTIMECMP_LO) = (uint32_t)mtimecmp;
+  SYSCTRL(MTIMECMP_HI) = (uint32_t)(mtimecmp >> 32);
+}
+
+__attribute__((weak)) void aesoc_timer_irq(void) { aesoc_timer_set(UINT64_MAX); }
+
+__attribute__((weak)) void aesoc_external_irq(uint32_t pending) { (void)pending; }
+
+#define MCAUSE_IRQ 0x80000000u
+#define IRQ_TIMER 7u
+#define IRQ_EXTERNAL 11u
+
+void aesoc_trap(uint32_t mcause, uint32_t mepc, uint32_t mtval);
+void aesoc_trap(uint32_t mcause, uint32_t mepc, uint32_t mtval) {
+  if (mcause & MCAUSE_IRQ) {
+    uint32_t code = mcause & 0x1Fu;
+    if (code == IRQ_TIMER) {
+      aesoc_timer_irq();
+    } else if (code == IRQ_EXTERNAL) {
+      uint32_t pending;
+      __asm__ volatile("csrr %0, 0xFC0" : "=r"(pending));
+      aesoc_external_irq(pending);
+    }
+    return;
+  }
+  printf("\n*** trap: mcause=%lu mepc=0x%08lx mtval=0x%08lx\n", (unsigned long)mcause,
+         (unsigned long)mepc, (unsigned long)mtval);
+  aesoc_exit(0x80 | (int)(mcause & 0x3Fu));
+}
+
+static void put_u64(uint64_t v) {
+  char buf[21];
+  int i = 20;
+  buf[i] = '\0';
+  do {
+    buf[--i] = (char)('0' + v % 10u);
+    v /= 10u;
+  } while (v);
+  aesoc_puts(&buf[i]);
+}
+
+static void put_json_string(const char *s) {
+  aesoc_putc('"');
+  for (; *s; ++s) {
+    if (*s == '"' || *s == '\\') aesoc_putc('\\');
+    aesoc_putc(*s);
+  }
+  aesoc_putc('"');
+}
+
+static void rec_key(const char *key) {
+  aesoc_putc(',');
+  put_json_string(key);
+  aesoc_putc(':');
+}
+
+void aesoc_rec_begin(const char *kind) {
+  aesoc_puts(AESOC_RECORD_PREFIX "{\"kind\":");
+  put_json_string(kind);
+}
+
+void aesoc_rec_str(const char *key, const char *value) {
+  rec_key(key);
+  put_json_string(value);
+}
+
+void aesoc_rec_u64(const char *key, uint64_t value) {
+  rec_key(key);
+  put_u64(value);
+}
+
+void aesoc_rec_i64(const char *key, int64_t value) {
+  rec_key(key);
+  if (value < 0) {
+    aesoc_putc('-');
+    put_u64((uint64_t)0 - (uint64_t)value);
+  } else {
+    put_u64((uint64_t)value);
+  }
+}
+
+void aesoc_rec_end(void) { aesoc_puts("}\n"); }
+
+void aesoc_check_failed(const char *file, int line, const char *what) {
+  ++aesoc_check_failures;
+  printf("CHECK FAILED %s:%d: %s\n", file, line, what);
+}

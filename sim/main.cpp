@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: Apache-2.0
+// aesoc simulation harness: loads an ELF into the SoC memories, runs it, reports what happened.
+//
+// The last line on stderr is always one machine-readable summary:
+//   AESOC_SIM {"status":"exit","code":0,"cycles":123,"seconds":0.5,"khz":246.0}
+// status is "exit" (firmware wrote SIM_EXIT), "timeout" (--max-cycles reached) or "error".
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vaesoc_top.h"
+#include "Vaesoc_top__Dpi.h"
+#include "svdpi.h"
+#include "verilated.h"
+#if VM_TRACE
+#include "verilated_fst_c.h"
+#endif
+
+namespace {
+
+constexpr int EXIT_HARNESS_ERROR = 2;
+constexpr int EXIT_TIMEOUT = 124;
+
+struct Options {
+  std::string elf;
+  uint64_t max_cycles = 100000000;
+  std::string trace;
+  uint64_t trace_from = 0;
+  uint64_t trace_to = UINT64_MAX;
+};
+
+struct MemBank {
+  std::string scope;
+  svScope handle;
+  uint32_t base;
+  uint32_t bytes;
+};
+
+void summary(const char *status, int code, uint64_t cycles, double seconds) {
+  const double khz = seconds > 0 ? static_cast<double>(cycles) / seconds / 1000.0 : 0.0;
+  std::fflush(stdout);
+  std::fprintf(stderr,
+               "AESOC_SIM {\"status\":\"%s\",\"code\":%d,\"cycles\":%llu,\"seconds\":%.3f,"
+               "\"khz\":%.1f}\n",
+               status, code, static_cast<unsigned long long>(cycles), seconds, khz);
+}
+
+[[noreturn]] void fail(const std::string &msg) {
+  std::fprintf(stderr, "aesoc-sim: error: %s\n", msg.c_str());
+  summary("error", EXIT_HARNESS_ERROR, 0, 0.0);
+  std::exit(EXIT_HARNESS_ERROR);
+}
+
+uint64_t parse_number(const char *flag, const char *text) {
+  char *end = nullptr;
+  errno = 0;
+  const unsigned long long value = std::strtoull(text, &end, 0);
+  if (errno != 0 || end == text || *end != '\0') {
+    fail(std::string("bad number for ") + flag + ": '" + text + "'");
+  }
+  return value;
+}
+
+void usage() {
+  std::fprintf(stderr,
+               "usage: aesoc-sim [--max-cycles N] [--trace FILE.fst [--trace-from C] "
+               "[--trace-to C]] FIRMWARE.elf\n");
+}
+
+Options parse_args(int argc, char **argv) {
+  Options opt;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&](const char *flag) -> const char * {
+      if (i + 1 >= argc) {
+        usage();
+        fail(std::string(flag) + " needs a value");
+      }
+      return argv[++i];
+    };
+    if (arg == "--max-cycles") {
+      opt.max_cycles = parse_number("--max-cycles", value("--max-cycles"));
+    } else if (arg == "--trace") {
+      opt.trace = value("--trace");
+    } else if (arg == "--trace-from") {
+      opt.trace_from = parse_number("--trace-from", value("--trace-from"));
+    } else if (arg == "--trace-to") {
+      opt.trace_to = parse_number("--trace-to", value("--trace-to"));
+    } else if (arg == "-h" || arg == "--help") {
+      usage();
+      std::exit(0);
+    } else if (!arg.empty() && arg[0] == '-') {
+      usage();
+      fail("unknown option '" + arg + "'");
+    } else if (opt.elf.empty()) {
+      opt.elf = arg;
+    } else {
+      usage();
+      fail("more than one firmware file given");
+    }
+  }
+  if (opt.elf.empty()) {
+    usage();
+    fail("no firmware ELF given");
+  }
+  if (opt.trace_to < opt.trace_from) {
+    fail("--trace-to is before --trace-from");
+  }
+  return opt;
+}
+
+std::vector<MemBank> discover_banks() {
+  std::vector<MemBank> banks;
+  for (const char *name : {"TOP.aesoc_top.u_sram0", "TOP.aesoc_top.u_sram1"}) {
+    svScope scope = svGetScopeFromName(name);
+    if (scope == nullptr) {
+      fail(std::string("memory scope not found in the model: ") + name);
+    }
+    svSetScope(scope);
+    banks.push_back({name, scope, wb_sram_backdoor_base(), wb_sram_backdoor_words() * 4U});
+  }
+  return banks;
+}
+
+// Writes `len` bytes at `addr`; every byte must fall inside one bank.
+void write_bytes(const std::vector<MemBank> &banks, uint32_t addr, const uint8_t *data, size_t len,
+                 const std::string &what) {
+  const MemBank *bank = nullptr;
+  for (const auto &b : banks) {
+    if (addr >= b.base && static_cast<uint64_t>(addr) + len <= static_cast<uint64_t>(b.base) + b.bytes) {
+      bank = &b;
+    }
+  }
+  if (bank == nullptr) {
+    char msg[160];
+    std::snprintf(msg, sizeof msg, "%s [0x%08x, +0x%zx) is outside every memory bank", what.c_str(),
+                  addr, len);
+    fail(msg);
+  }
+  svSetScope(bank->handle);
+  for (size_t i = 0; i < len; ++i) {
+    const uint32_t a = addr + static_cast<uint32_t>(i) - bank->base;
+    const uint32_t word = a >> 2;
+    const uint32_t shift = (a & 3U) * 8U;
+    uint32_t v = wb_sram_backdoor_read(word);
+    v = (v & ~(0xFFU << shift)) | (static_cast<uint32_t>(data ? data[i] : 0) << shift);
+    wb_sram_backdoor_write(word, v);
+  }
+}
+
+// Loads every PT_LOAD segment at its physical address; returns the entry point.
+uint32_t load_elf(const std::string &path, const std::vector<MemBank> &banks) {
+  if (elf_version(EV_CURRENT) == EV_NONE) {
+    fail("libelf initialisation failed");
+  }
+  const int fd = open(path.c_str(), O_RDONLY);
+  if (fd < 0) {
+    fail("cannot open firmware '" + path + "': " + std::strerror(errno));
+  }
+  Elf *elf = elf_begin(fd, ELF_C_READ, nullptr);
+  if (elf == nullptr || elf_kind(elf) != ELF_K_ELF) {
+    fail("'" + path + "' is not an ELF file");
+  }
+  GElf_Ehdr ehdr;
+  if (gelf_getehdr(elf, &ehdr) == nullptr) {
+    fail("'" + path + "': unreadable ELF header");
+  }
+  if (gelf_getclass(elf) != ELFCLASS32 || ehdr.e_machine != EM_RISCV) {
+    fail("'" + path + "' is not a 32-bit RISC-V ELF");
+  }
+  size_t phnum = 0;
+  if (elf_getphdrnum(elf, &phnum) != 0 || phnum == 0) {
+    fail("'" + path + "' has no program headers");
+  }
+  size_t file_size = 0;
+  char *image = elf_rawfile(elf, &file_size);
+  for (size_t i = 0; i < phnum; ++i) {
+    GElf_Phdr ph;
+    if (gelf_getphdr(elf, static_cast<int>(i), &ph) == nullptr) {
+      fail("'" + path + "': unreadable program header");
+    }
+    if (ph.p_type != PT_LOAD || ph.p_memsz == 0) {
+      continue;
+    }
+    if (ph.p_offset + ph.p_filesz > file_size) {
+      fail("'" + path + "': segment data beyond end of file");
+    }
+    const auto *data = reinterpret_cast<const uint8_t *>(image + ph.p_offset);
+    const std::string what = "segment " + std::to_string(i);
+    write_bytes(banks, static_cast<uint32_t>(ph.p_paddr), data, ph.p_filesz, what);
+    if (ph.p_memsz > ph.p_filesz) {
+      write_bytes(banks, static_cast<uint32_t>(ph.p_paddr + ph.p_filesz), nullptr,
+                  ph.p_memsz - ph.p_filesz, what + " (zero fill)");
+    }
+  }
+  const uint32_t entry = static_cast<uint32_t>(ehdr.e_entry);
+  elf_end(elf);
+  close(fd);
+  return entry;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  const Options opt = parse_args(argc, argv);
+
+  auto ctx = std::make_unique<VerilatedContext>();
+  ctx->commandArgs(1, argv);
+  auto top = std::make_unique<Vaesoc_top>(ctx.get(), "TOP");
+
+  const std::vector<MemBank> banks = discover_banks();
+  const uint32_t entry = load_elf(opt.elf, banks);
+  if (entry != banks.front().base) {
+    char msg[96];
+    std::snprintf(msg, sizeof msg, "ELF entry 0x%08x is not the reset vector 0x%08x", entry,
+                  banks.front().base);
+    fail(msg);
+  }
+
+#if VM_TRACE
+  std::unique_ptr<VerilatedFstC> tfp;
+  if (!opt.trace.empty()) {
+    ctx->traceEverOn(true);
+  }
+#else
+  if (!opt.trace.empty()) {
+    fail("this model was built without tracing; use 'aesoc run --trace'");
+  }
+#endif
+
+  top->clk_i = 0;
+  top->rst_ni = 0;
+  top->eval();
+  for (int i = 0; i < 4; ++i) {
+    top->clk_i = 1;
+    top->eval();
+    top->clk_i = 0;
+    top->eval();
+  }
+  top->rst_ni = 1;
+  top->eval();
+
+  const auto start = std::chrono::steady_clock::now();
+  uint64_t cycle = 0;
+  int code = 0;
+  const char *status = "timeout";
+  while (cycle < opt.max_cycles) {
+#if VM_TRACE
+    if (!opt.trace.empty() && cycle == opt.trace_from) {
+      tfp = std::make_unique<VerilatedFstC>();
+      top->trace(tfp.get(), 99);
+      tfp->open(opt.trace.c_str());
+    }
+    if (tfp && cycle > opt.trace_to) {
+      tfp->close();
+      tfp.reset();
+    }
+#endif
+    top->clk_i = 1;
+    top->eval();
+#if VM_TRACE
+    if (tfp) tfp->dump(2 * cycle + 1);
+#endif
+    // Console and exit strobes are combinational from the bus: sample them once per cycle.
+    if (top->console_valid_o) {
+      std::putchar(top->console_char_o);
+    }
+    if (top->exit_valid_o) {
+      code = top->exit_code_o;
+      status = "exit";
+      ++cycle;
+      break;
+    }
+    top->clk_i = 0;
+    top->eval();
+#if VM_TRACE
+    if (tfp) tfp->dump(2 * cycle + 2);
+#endif
+    ++cycle;
+  }
+#if VM_TRACE
+  if (tfp) tfp->close();
+#endif
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  top->final();
+
+  if (std::strcmp(status, "timeout") == 0) {
+    std::fprintf(stderr, "aesoc-sim: timeout: firmware did not exit within %llu cycles\n",
+                 static_cast<unsigned long long>(opt.max_cycles));
+    summary(status, EXIT_TIMEOUT, cycle, seconds);
+    return EXIT_TIMEOUT;
+  }
+  summary(status, code, cycle, seconds);
+  return code;
+}

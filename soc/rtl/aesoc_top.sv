@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: Apache-2.0
+// aesoc SoC top: VexRiscv_FullCfu, Wishbone crossbar, two SRAM banks and system control.
+`default_nettype none
+
+module aesoc_top
+  import aesoc_pkg::*;
+#(
+  parameter int unsigned Sram0Bytes = 262144,
+  parameter int unsigned Sram1Bytes = 65536
+) (
+  input  wire logic       clk_i,
+  input  wire logic       rst_ni,
+  output logic            exit_valid_o,
+  output logic [7:0]      exit_code_o,
+  output logic            console_valid_o,
+  output logic [7:0]      console_char_o
+);
+
+  localparam logic [NUM_SLAVES-1:0][31:0] SLAVE_BASE = {
+    SYSCTRL_BASE, SRAM1_BASE, SRAM0_BASE
+  };
+  localparam logic [NUM_SLAVES-1:0][31:0] SLAVE_MASK = {
+    PERIPH_MASK, mem_mask(Sram1Bytes), mem_mask(Sram0Bytes)
+  };
+
+  // Master side of the crossbar.
+  logic [NUM_MASTERS-1:0]       m_cyc, m_stb, m_we, m_ack, m_err;
+  logic [NUM_MASTERS-1:0][29:0] m_adr;
+  logic [NUM_MASTERS-1:0][31:0] m_wdat, m_rdat;
+  logic [NUM_MASTERS-1:0][3:0]  m_sel;
+  logic [NUM_MASTERS-1:0][2:0]  m_cti;
+  logic [NUM_MASTERS-1:0][1:0]  m_bte;
+  // Slave side.
+  logic [NUM_SLAVES-1:0]        s_cyc, s_stb, s_we, s_ack, s_err;
+  logic [NUM_SLAVES-1:0][29:0]  s_adr;
+  logic [NUM_SLAVES-1:0][31:0]  s_wdat, s_rdat;
+  logic [NUM_SLAVES-1:0][3:0]   s_sel;
+  logic [NUM_SLAVES-1:0][2:0]   s_cti;
+  logic [NUM_SLAVES-1:0][1:0]   s_bte;
+
+  logic [31:0] irq_lines;
+  logic        timer_irq;
+  logic [7:0]  bus_prio;
+
+  // CFU port: answered with zero until a coprocessor is attached, so a stray CFU op cannot hang.
+  logic        cfu_cmd_valid;
+  logic        cfu_rsp_valid_q;
+
+  VexRiscv u_cpu (
+    .externalResetVector                   (SRAM0_BASE),
+    .timerInterrupt                        (timer_irq),
+    .softwareInterrupt                     (1'b0),
+    .externalInterruptArray                (irq_lines),
+    .CfuPlugin_bus_cmd_valid               (cfu_cmd_valid),
+    .CfuPlugin_bus_cmd_ready               (~cfu_rsp_valid_q),
+    .CfuPlugin_bus_cmd_payload_function_id (),
+    .CfuPlugin_bus_cmd_payload_inputs_0    (),
+    .CfuPlugin_bus_cmd_payload_inputs_1    (),
+    .CfuPlugin_bus_rsp_valid               (cfu_rsp_valid_q),
+    .CfuPlugin_bus_rsp_ready               (),
+    .CfuPlugin_bus_rsp_payload_outputs_0   (32'd0),
+    .iBusWishbone_CYC                      (m_cyc[M_CPU_I]),
+    .iBusWishbone_STB                      (m_stb[M_CPU_I]),
+    .iBusWishbone_ACK                      (m_ack[M_CPU_I]),
+    .iBusWishbone_WE                       (m_we[M_CPU_I]),
+    .iBusWishbone_ADR                      (m_adr[M_CPU_I]),
+    .iBusWishbone_DAT_MISO                 (m_rdat[M_CPU_I]),
+    .iBusWishbone_DAT_MOSI                 (m_wdat[M_CPU_I]),
+    .iBusWishbone_SEL                      (m_sel[M_CPU_I]),
+    .iBusWishbone_ERR                      (m_err[M_CPU_I]),
+    .iBusWishbone_CTI                      (m_cti[M_CPU_I]),
+    .iBusWishbone_BTE                      (m_bte[M_CPU_I]),
+    .dBusWishbone_CYC                      (m_cyc[M_CPU_D]),
+    .dBusWishbone_STB                      (m_stb[M_CPU_D]),
+    .dBusWishbone_ACK                      (m_ack[M_CPU_D]),
+    .dBusWishbone_WE                       (m_we[M_CPU_D]),
+    .dBusWishbone_ADR                      (m_adr[M_CPU_D]),
+    .dBusWishbone_DAT_MISO                 (m_rdat[M_CPU_D]),
+    .dBusWishbone_DAT_MOSI                 (m_wdat[M_CPU_D]),
+    .dBusWishbone_SEL                      (m_sel[M_CPU_D]),
+    .dBusWishbone_ERR                      (m_err[M_CPU_D]),
+    .dBusWishbone_CTI                      (m_cti[M_CPU_D]),
+    .dBusWishbone_BTE                      (m_bte[M_CPU_D]),
+    .clk                                   (clk_i),
+    .reset                                 (~rst_ni)
+  );
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cfu_rsp_valid_q <= 1'b0;
+    end else begin
+      // One response per command; the core takes it at once (rsp_ready is always high here).
+      cfu_rsp_valid_q <= cfu_cmd_valid & ~cfu_rsp_valid_q;
+    end
+  end
+
+  wb_xbar #(
+    .NumMasters (NUM_MASTERS),
+    .NumSlaves  (NUM_SLAVES),
+    .SlaveBase  (SLAVE_BASE),
+    .SlaveMask  (SLAVE_MASK)
+  ) u_xbar (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .m_prio_i (bus_prio[NUM_MASTERS-1:0]),
+    .m_cyc_i  (m_cyc),
+    .m_stb_i  (m_stb),
+    .m_we_i   (m_we),
+    .m_adr_i  (m_adr),
+    .m_dat_i  (m_wdat),
+    .m_sel_i  (m_sel),
+    .m_cti_i  (m_cti),
+    .m_bte_i  (m_bte),
+    .m_dat_o  (m_rdat),
+    .m_ack_o  (m_ack),
+    .m_err_o  (m_err),
+    .s_cyc_o  (s_cyc),
+    .s_stb_o  (s_stb),
+    .s_we_o   (s_we),
+    .s_adr_o  (s_adr),
+    .s_dat_o  (s_wdat),
+    .s_sel_o  (s_sel),
+    .s_cti_o  (s_cti),
+    .s_bte_o  (s_bte),
+    .s_dat_i  (s_rdat),
+    .s_ack_i  (s_ack),
+    .s_err_i  (s_err)
+  );
+
+  wb_sram #(.SizeBytes(Sram0Bytes), .BaseAddr(SRAM0_BASE)) u_sram0 (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .wb_cyc_i (s_cyc[S_SRAM0]),
+    .wb_stb_i (s_stb[S_SRAM0]),
+    .wb_we_i  (s_we[S_SRAM0]),
+    .wb_adr_i (s_adr[S_SRAM0]),
+    .wb_dat_i (s_wdat[S_SRAM0]),
+    .wb_sel_i (s_sel[S_SRAM0]),
+    .wb_cti_i (s_cti[S_SRAM0]),
+    .wb_bte_i (s_bte[S_SRAM0]),
+    .wb_dat_o (s_rdat[S_SRAM0]),
+    .wb_ack_o (s_ack[S_SRAM0]),
+    .wb_err_o (s_err[S_SRAM0])
+  );
+
+  wb_sram #(.SizeBytes(Sram1Bytes), .BaseAddr(SRAM1_BASE)) u_sram1 (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .wb_cyc_i (s_cyc[S_SRAM1]),
+    .wb_stb_i (s_stb[S_SRAM1]),
+    .wb_we_i  (s_we[S_SRAM1]),
+    .wb_adr_i (s_adr[S_SRAM1]),
+    .wb_dat_i (s_wdat[S_SRAM1]),
+    .wb_sel_i (s_sel[S_SRAM1]),
+    .wb_cti_i (s_cti[S_SRAM1]),
+    .wb_bte_i (s_bte[S_SRAM1]),
+    .wb_dat_o (s_rdat[S_SRAM1]),
+    .wb_ack_o (s_ack[S_SRAM1]),
+    .wb_err_o (s_err[S_SRAM1])
+  );
+
+  sysctrl u_sysctrl (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .wb_cyc_i        (s_cyc[S_SYSCTRL]),
+    .wb_stb_i        (s_stb[S_SYSCTRL]),
+    .wb_we_i         (s_we[S_SYSCTRL]),
+    .wb_adr_i        (s_adr[S_SYSCTRL][9:0]),
+    .wb_dat_i        (s_wdat[S_SYSCTRL]),
+    .wb_sel_i        (s_sel[S_SYSCTRL]),
+    .wb_dat_o        (s_rdat[S_SYSCTRL]),
+    .wb_ack_o        (s_ack[S_SYSCTRL]),
+    .wb_err_o        (s_err[S_SYSCTRL]),
+    .exit_valid_o    (exit_valid_o),
+    .exit_code_o     (exit_code_o),
+    .console_valid_o (console_valid_o),
+    .console_char_o  (console_char_o),
+    .irq_src_i       (32'd0),
+    .irq_o           (irq_lines),
+    .timer_irq_o     (timer_irq),
+    .bus_prio_o      (bus_prio)
+  );
+
+  // Peripheral slaves see only their local offset; the rest of the address is decode.
+  logic unused_sysctrl;
+  assign unused_sysctrl = ^{s_adr[S_SYSCTRL][29:10], s_cti[S_SYSCTRL], s_bte[S_SYSCTRL]};
+
+endmodule
+
+`default_nettype wire
