@@ -30,6 +30,7 @@ _ADDR_RE = re.compile(r"localparam\s+logic\s+\[31:0\]\s+(\w+)\s*=\s*32'h([0-9A-F
 class SocConfig:
     name: str
     description: str
+    ips: tuple[str, ...]
     params: dict[str, int]
 
     @property
@@ -54,7 +55,11 @@ def load_config(name: str) -> SocConfig:
     params = data.get("params", {})
     if not all(isinstance(v, int) for v in params.values()):
         raise ToolError(f"{path}: every parameter must be an integer")
-    return SocConfig(name, str(data.get("description", "")), dict(params))
+    ips = tuple(data.get("ips", []))
+    missing = [ip for ip in ips if not (REPO / "ip" / ip / "rtl").is_dir()]
+    if missing:
+        raise ToolError(f"{path}: no RTL for IP block(s) {', '.join(missing)}")
+    return SocConfig(name, str(data.get("description", "")), ips, dict(params))
 
 
 def memory_map() -> dict[str, int]:
@@ -65,12 +70,12 @@ def memory_map() -> dict[str, int]:
     return found
 
 
-def rtl_sources() -> list[Path]:
+def rtl_sources(config: SocConfig) -> list[Path]:
     """Every RTL file of the SoC: packages first, then IP blocks, generated registers, the top."""
-    ip_rtl = sorted(REPO.glob("ip/*/rtl/*.sv"))
+    ip_rtl = sorted(p for ip in config.ips for p in (REPO / "ip" / ip / "rtl").glob("*.sv"))
     packages = [p for p in ip_rtl if p.name.endswith("_pkg.sv")]
     modules = [p for p in ip_rtl if not p.name.endswith("_pkg.sv")]
-    generated = [block.sv for block in regs.generate_all()]
+    generated = [block.sv for block in regs.generate_all() if block.rdl.parent.parent.name in config.ips]
     return [vexriscv_verilog(), PKG, *packages, *modules, *generated, REPO / "soc" / "rtl" / f"{TOP}.sv"]
 
 
@@ -91,7 +96,7 @@ def verilator_common_args(config: SocConfig) -> list[str]:
 def lint(config: SocConfig) -> None:
     """verilator --lint-only -Wall over the whole SoC; only the shipped CPU file is waived."""
     cmd = [verilator_bin(), "--lint-only", *verilator_common_args(config), str(LINT_WAIVERS)]
-    cmd += [str(s) for s in rtl_sources()]
+    cmd += [str(s) for s in rtl_sources(config)]
     with verilator_lock():
         proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -100,7 +105,7 @@ def lint(config: SocConfig) -> None:
 
 def build_model(config: SocConfig, trace: bool = False) -> Path:
     """Verilate and compile the SoC with the harness; return the simulator executable."""
-    sources = rtl_sources()
+    sources = rtl_sources(config)
     out_dir = BUILD / "sim" / (config.name + ("-trace" if trace else ""))
     exe = out_dir / "aesoc-sim"
     args = verilator_common_args(config) + [

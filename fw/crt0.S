@@ -10,8 +10,9 @@ _start:
   .option pop
   la sp, __stack_top
 
-  /* Bit 31 of CSR 0xBC0 enables the CFU; the other bits mask external interrupts (all off). */
-  li t0, 0x80000000
+  /* Bit 31 of CSR 0xBC0 enables the CFU; the other bits mask external interrupt lines. Line 0,
+   * the bus error, is unmasked so a bus error stops the program with a message (aesoc_trap). */
+  li t0, 0x80000001
   csrw 0xBC0, t0
 
   la t0, aesoc_trap_entry
@@ -38,6 +39,9 @@ _start:
   addi a0, a0, 4
   j 3b
 4:
+  li t0, 0x800          /* MEIE */
+  csrs mie, t0
+  csrsi mstatus, 8      /* MIE */
   li a0, 0
   li a1, 0
   call main

@@ -58,6 +58,16 @@ __attribute__((weak)) void aesoc_external_irq(uint32_t pending) { (void)pending;
 #define IRQ_TIMER 7u
 #define IRQ_EXTERNAL 11u
 
+/* Line 0: a CPU access ended in bus ERR. It is imprecise (the access was acknowledged with 0 so
+ * the core could not hang), so the only safe reaction is to stop. */
+static void report_bus_error(void) {
+  uint32_t status = SYSCTRL(BUS_ERR_STATUS);
+  printf("\n*** bus error: master %lu address 0x%08lx\n",
+         (unsigned long)((status & SYSCTRL__BUS_ERR_STATUS__MASTER_bm) >> SYSCTRL__BUS_ERR_STATUS__MASTER_bp),
+         (unsigned long)SYSCTRL(BUS_ERR_ADDR));
+  aesoc_exit(AESOC_EXIT_BUS_ERROR);
+}
+
 void aesoc_trap(uint32_t mcause, uint32_t mepc, uint32_t mtval);
 void aesoc_trap(uint32_t mcause, uint32_t mepc, uint32_t mtval) {
   if (mcause & MCAUSE_IRQ) {
@@ -67,7 +77,10 @@ void aesoc_trap(uint32_t mcause, uint32_t mepc, uint32_t mtval) {
     } else if (code == IRQ_EXTERNAL) {
       uint32_t pending;
       __asm__ volatile("csrr %0, 0xFC0" : "=r"(pending));
-      aesoc_external_irq(pending);
+      if (pending & 1u) {
+        report_bus_error();
+      }
+      aesoc_external_irq(pending & ~1u);
     }
     return;
   }

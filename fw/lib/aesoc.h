@@ -31,7 +31,11 @@
 #define SYSCTRL(member) AESOC_REG(AESOC_SYSCTRL_BASE, sysctrl_t, member)
 
 /* The uncached (IO) view of a memory address: bit 31 bypasses the D-cache. */
-#define AESOC_UNCACHED(ptr) ((__typeof__(ptr))((uintptr_t)(ptr) | AESOC_UNCACHED_BIT))
+#define AESOC_UNCACHED(ptr) ((__typeof__(&(ptr)[0]))((uintptr_t)(ptr) | AESOC_UNCACHED_BIT))
+
+/* Exit statuses the platform itself uses: 0x80 | mcause for an exception, and this for a bus
+ * error (any CPU access that ended in ERR). */
+#define AESOC_EXIT_BUS_ERROR 0xBE
 
 /* Prefix of a structured result line on the console. */
 #define AESOC_RECORD_PREFIX "@@AESOC "

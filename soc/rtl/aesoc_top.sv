@@ -38,6 +38,14 @@ module aesoc_top
   logic [NUM_SLAVES-1:0][2:0]   s_cti;
   logic [NUM_SLAVES-1:0][1:0]   s_bte;
 
+  // The CPU sees these; this VexRiscv build ignores Wishbone ERR (its bridges tie the response
+  // error to 0), so an ERR is turned into an ACK plus a bus-error interrupt instead of a hang.
+  logic [NUM_MASTERS-1:0]       cpu_ack;
+  logic                         bus_err;
+  logic [3:0]                   bus_err_master;
+  logic [31:0]                  bus_err_addr;
+
+  logic [31:0] irq_src;
   logic [31:0] irq_lines;
   logic        timer_irq;
   logic [7:0]  bus_prio;
@@ -45,6 +53,9 @@ module aesoc_top
   // CFU port: answered with zero until a coprocessor is attached, so a stray CFU op cannot hang.
   logic        cfu_cmd_valid;
   logic        cfu_rsp_valid_q;
+  logic        cfu_rsp_ready;
+  logic [9:0]  cfu_function_id;
+  logic [31:0] cfu_inputs_0, cfu_inputs_1;
 
   VexRiscv u_cpu (
     .externalResetVector                   (SRAM0_BASE),
@@ -53,18 +64,18 @@ module aesoc_top
     .externalInterruptArray                (irq_lines),
     .CfuPlugin_bus_cmd_valid               (cfu_cmd_valid),
     .CfuPlugin_bus_cmd_ready               (~cfu_rsp_valid_q),
-    .CfuPlugin_bus_cmd_payload_function_id (),
-    .CfuPlugin_bus_cmd_payload_inputs_0    (),
-    .CfuPlugin_bus_cmd_payload_inputs_1    (),
+    .CfuPlugin_bus_cmd_payload_function_id (cfu_function_id),
+    .CfuPlugin_bus_cmd_payload_inputs_0    (cfu_inputs_0),
+    .CfuPlugin_bus_cmd_payload_inputs_1    (cfu_inputs_1),
     .CfuPlugin_bus_rsp_valid               (cfu_rsp_valid_q),
-    .CfuPlugin_bus_rsp_ready               (),
+    .CfuPlugin_bus_rsp_ready               (cfu_rsp_ready),
     .CfuPlugin_bus_rsp_payload_outputs_0   (32'd0),
     .iBusWishbone_CYC                      (m_cyc[M_CPU_I]),
     .iBusWishbone_STB                      (m_stb[M_CPU_I]),
-    .iBusWishbone_ACK                      (m_ack[M_CPU_I]),
+    .iBusWishbone_ACK                      (cpu_ack[M_CPU_I]),
     .iBusWishbone_WE                       (m_we[M_CPU_I]),
     .iBusWishbone_ADR                      (m_adr[M_CPU_I]),
-    .iBusWishbone_DAT_MISO                 (m_rdat[M_CPU_I]),
+    .iBusWishbone_DAT_MISO                 (m_err[M_CPU_I] ? 32'd0 : m_rdat[M_CPU_I]),
     .iBusWishbone_DAT_MOSI                 (m_wdat[M_CPU_I]),
     .iBusWishbone_SEL                      (m_sel[M_CPU_I]),
     .iBusWishbone_ERR                      (m_err[M_CPU_I]),
@@ -72,10 +83,10 @@ module aesoc_top
     .iBusWishbone_BTE                      (m_bte[M_CPU_I]),
     .dBusWishbone_CYC                      (m_cyc[M_CPU_D]),
     .dBusWishbone_STB                      (m_stb[M_CPU_D]),
-    .dBusWishbone_ACK                      (m_ack[M_CPU_D]),
+    .dBusWishbone_ACK                      (cpu_ack[M_CPU_D]),
     .dBusWishbone_WE                       (m_we[M_CPU_D]),
     .dBusWishbone_ADR                      (m_adr[M_CPU_D]),
-    .dBusWishbone_DAT_MISO                 (m_rdat[M_CPU_D]),
+    .dBusWishbone_DAT_MISO                 (m_err[M_CPU_D] ? 32'd0 : m_rdat[M_CPU_D]),
     .dBusWishbone_DAT_MOSI                 (m_wdat[M_CPU_D]),
     .dBusWishbone_SEL                      (m_sel[M_CPU_D]),
     .dBusWishbone_ERR                      (m_err[M_CPU_D]),
@@ -84,6 +95,16 @@ module aesoc_top
     .clk                                   (clk_i),
     .reset                                 (~rst_ni)
   );
+
+  assign cpu_ack[M_CPU_I] = m_ack[M_CPU_I] | m_err[M_CPU_I];
+  assign cpu_ack[M_CPU_D] = m_ack[M_CPU_D] | m_err[M_CPU_D];
+
+  // Data-side errors are reported first: the address is the one the program used.
+  always_comb begin
+    bus_err        = m_err[M_CPU_D] | m_err[M_CPU_I];
+    bus_err_master = m_err[M_CPU_D] ? 4'(M_CPU_D) : 4'(M_CPU_I);
+    bus_err_addr   = m_err[M_CPU_D] ? {m_adr[M_CPU_D], 2'b00} : {m_adr[M_CPU_I], 2'b00};
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -175,15 +196,22 @@ module aesoc_top
     .exit_code_o     (exit_code_o),
     .console_valid_o (console_valid_o),
     .console_char_o  (console_char_o),
-    .irq_src_i       (32'd0),
+    .irq_src_i       (irq_src[31:1]),
     .irq_o           (irq_lines),
     .timer_irq_o     (timer_irq),
-    .bus_prio_o      (bus_prio)
+    .bus_prio_o      (bus_prio),
+    .bus_err_i       (bus_err),
+    .bus_err_master_i(bus_err_master),
+    .bus_err_addr_i  (bus_err_addr)
   );
 
+  // No peripheral interrupt sources yet; line IRQ_BUS_ERR is raised inside sysctrl.
+  assign irq_src = '0;
+
   // Peripheral slaves see only their local offset; the rest of the address is decode.
-  logic unused_sysctrl;
-  assign unused_sysctrl = ^{s_adr[S_SYSCTRL][29:10], s_cti[S_SYSCTRL], s_bte[S_SYSCTRL]};
+  logic unused;
+  assign unused = ^{s_adr[S_SYSCTRL][29:10], s_cti[S_SYSCTRL], s_bte[S_SYSCTRL], irq_src[IRQ_BUS_ERR],
+                    bus_prio[7:NUM_MASTERS], cfu_rsp_ready, cfu_function_id, cfu_inputs_0, cfu_inputs_1};
 
 endmodule
 

@@ -1,0 +1,154 @@
+"""The `aesoc` command: build, run, bench, report, lint."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from aesoc import firmware, report, soc
+from aesoc.bench import BenchContext
+from aesoc.bench.registry import benchmarks
+from aesoc.run import run
+from aesoc.toolchain import REPO, ToolError
+
+RESULTS = REPO / "results"
+
+
+def _git(*args: str) -> str:
+    proc = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True)
+    return proc.stdout.strip() if proc.returncode == 0 else ""
+
+
+def _progress(done: int, total: int, what: str) -> None:
+    print(f"  [{done}/{total}] {what}", file=sys.stderr, flush=True)
+
+
+def _program_dirs() -> list[Path]:
+    return sorted(p for p in [*REPO.glob("fw/tests/*"), *REPO.glob("fw/bench/*")] if p.is_dir())
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    config = soc.load_config(args.config)
+    exe = soc.build_model(config, trace=args.trace)
+    print(f"model: {exe}")
+    for program in [Path(p) for p in args.programs] or _program_dirs():
+        print(f"firmware: {firmware.build(program.resolve(), config).elf}")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    config = soc.load_config(args.config)
+    target = Path(args.firmware)
+    if target.is_dir():
+        elf = firmware.build(target.resolve(), config, cflags=tuple(args.cflags.split())).elf
+    elif target.is_file():
+        elf = target
+    else:
+        raise ToolError(f"no such firmware file or folder: {target}")
+    sim = soc.build_model(config, trace=args.trace is not None)
+    result = run(sim, elf, max_cycles=args.max_cycles, trace=args.trace,
+                 trace_from=args.trace_from, trace_to=args.trace_to)
+    sys.stdout.write(result.console)
+    messages = [ln for ln in result.stderr.splitlines() if not ln.startswith("AESOC_SIM ")]
+    for line in messages:
+        print(line, file=sys.stderr)
+    print(f"aesoc: {result.status} {result.code} after {result.cycles} cycles "
+          f"({result.seconds:.2f} s, {result.khz:.0f} kHz simulated)", file=sys.stderr)
+    return result.code
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    registry = benchmarks()
+    if args.list:
+        for name, bench in registry.items():
+            print(f"{name:14} {bench.summary}")
+        return 0
+    names = args.names or list(registry)
+    unknown = [n for n in names if n not in registry]
+    if unknown:
+        raise ToolError(f"unknown benchmark(s) {', '.join(unknown)}; known: {', '.join(registry)}")
+    results_dir = Path(args.results)
+    results_dir.mkdir(parents=True, exist_ok=True)
+    for index, name in enumerate(names, 1):
+        print(f"[{index}/{len(names)}] bench {name}", file=sys.stderr, flush=True)
+        start = time.monotonic()
+        result = registry[name].run(BenchContext(results_dir=results_dir, progress=_progress))
+        payload = {
+            "name": name,
+            "git_revision": _git("rev-parse", "--short", "HEAD") or "unknown",
+            "git_dirty": bool(_git("status", "--porcelain")),
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "wall_seconds": round(time.monotonic() - start, 1),
+            **dataclasses.asdict(result),
+        }
+        (results_dir / f"{name}.json").write_text(json.dumps(payload, indent=1) + "\n")
+    out = report.render(results_dir)
+    print(f"report: {out} and {out.with_suffix('.html')}")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    out = report.render(Path(args.results))
+    print(f"report: {out} and {out.with_suffix('.html')}")
+    return 0
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    soc.lint(soc.load_config(args.config))
+    print("lint clean")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="aesoc", description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True)
+
+    b = sub.add_parser("build", help="build the SoC model and firmware (cached)")
+    b.add_argument("programs", nargs="*", help="firmware folders (default: all of fw/tests and fw/bench)")
+    b.add_argument("--config", default="base", help="SoC configuration (soc/configs/NAME.toml)")
+    b.add_argument("--trace", action="store_true", help="build the model with FST tracing")
+    b.set_defaults(func=cmd_build)
+
+    r = sub.add_parser("run", help="run firmware (an ELF, or a folder to build) on the SoC")
+    r.add_argument("firmware")
+    r.add_argument("--config", default="base")
+    r.add_argument("--cflags", default="-O2", help="compiler flags when FIRMWARE is a folder")
+    r.add_argument("--max-cycles", type=int, default=50_000_000)
+    r.add_argument("--trace", type=Path, help="write an FST waveform to this file")
+    r.add_argument("--trace-from", type=int, default=0, help="first traced cycle")
+    r.add_argument("--trace-to", type=int, help="last traced cycle")
+    r.set_defaults(func=cmd_run)
+
+    be = sub.add_parser("bench", help="run benchmarks, write results/NAME.json and the report")
+    be.add_argument("names", nargs="*", help="benchmarks to run (default: all)")
+    be.add_argument("--list", action="store_true", help="list the registered benchmarks")
+    be.add_argument("--results", default=str(RESULTS))
+    be.set_defaults(func=cmd_bench)
+
+    rp = sub.add_parser("report", help="render results/report.md and report.html")
+    rp.add_argument("--results", default=str(RESULTS))
+    rp.set_defaults(func=cmd_report)
+
+    li = sub.add_parser("lint", help="verilator --lint-only -Wall over the SoC")
+    li.add_argument("--config", default="base")
+    li.set_defaults(func=cmd_lint)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except ToolError as exc:
+        print(f"aesoc: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""Run firmware on the simulated SoC and collect what it printed and measured."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aesoc.toolchain import ToolError
+
+RECORD_PREFIX = "@@AESOC "
+SUMMARY_PREFIX = "AESOC_SIM "
+
+
+@dataclass
+class RunResult:
+    status: str  # "exit", "timeout" or "error"
+    code: int
+    cycles: int
+    seconds: float
+    khz: float
+    console: str
+    stderr: str
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+    def records_of(self, kind: str) -> list[dict[str, Any]]:
+        return [r for r in self.records if r.get("kind") == kind]
+
+
+def parse_records(console: str) -> list[dict[str, Any]]:
+    records = []
+    for line in console.splitlines():
+        if line.startswith(RECORD_PREFIX):
+            try:
+                records.append(json.loads(line[len(RECORD_PREFIX):]))
+            except json.JSONDecodeError as exc:
+                raise ToolError(f"malformed firmware record: {line!r} ({exc})") from exc
+    return records
+
+
+def run(sim: Path, elf: Path, *, max_cycles: int = 50_000_000, trace: Path | None = None,
+        trace_from: int = 0, trace_to: int | None = None, timeout_s: float = 1800.0) -> RunResult:
+    """Run one ELF to completion; never raises for a firmware failure, only for harness faults."""
+    cmd = [str(sim), "--max-cycles", str(max_cycles)]
+    if trace is not None:
+        cmd += ["--trace", str(trace), "--trace-from", str(trace_from)]
+        if trace_to is not None:
+            cmd += ["--trace-to", str(trace_to)]
+    cmd.append(str(elf))
+    proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout_s)
+    summary_lines = [ln for ln in proc.stderr.splitlines() if ln.startswith(SUMMARY_PREFIX)]
+    if not summary_lines:
+        raise ToolError(f"simulator ended without a summary (exit {proc.returncode}):\n{proc.stderr[-2000:]}")
+    summary = json.loads(summary_lines[-1][len(SUMMARY_PREFIX):])
+    return RunResult(
+        status=summary["status"],
+        code=int(summary["code"]),
+        cycles=int(summary["cycles"]),
+        seconds=float(summary["seconds"]),
+        khz=float(summary["khz"]),
+        console=proc.stdout,
+        stderr=proc.stderr,
+        records=parse_records(proc.stdout),
+    )
+
+
+def build_and_run(program_dir: Path, config_name: str = "base", *, name: str | None = None,
+                  cflags: tuple[str, ...] = ("-O2",), max_cycles: int = 50_000_000) -> tuple[RunResult, str]:
+    """Build the SoC model and one program, run it; return the result and a line naming the run."""
+    from aesoc import firmware, soc
+    from aesoc.toolchain import REPO
+
+    config = soc.load_config(config_name)
+    sim = soc.build_model(config)
+    fw = firmware.build(program_dir, config, name=name, cflags=cflags)
+    result = run(sim, fw.elf, max_cycles=max_cycles)
+    where = fw.elf.relative_to(REPO) if fw.elf.is_relative_to(REPO) else fw.elf
+    line = (f"{where} ({' '.join(cflags)}) on SoC config '{config_name}': {result.status} "
+            f"{result.code} after {result.cycles} cycles at {result.khz:.0f} kHz simulated")
+    return result, line

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Installs what aesoc needs on a fresh Debian machine; quick and silent when all is there already.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+apt_packages=(gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf libelf-dev liblz4-dev zlib1g-dev
+              yosys g++ make perl git)
+
+missing=()
+for pkg in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: error: apt-get needs root; run: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+  apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# Python packages are pinned in pyproject.toml; reinstall only when it changed.
+stamp="$repo/build/.setup-pyproject.sha256"
+want=$(sha256sum "$repo/pyproject.toml" | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || ! python3 -c "import aesoc" 2>/dev/null; then
+  echo "setup: installing Python packages (pinned in pyproject.toml)"
+  python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -e "$repo"
+  mkdir -p "$repo/build"
+  echo "$want" > "$stamp"
+fi
