@@ -17,7 +17,7 @@ from typing import Any
 
 from aesoc.toolchain import REPO
 
-PUBLISHED_FILE = REPO / "aesoc" / "data" / "published.toml"
+PUBLISHED_DIR = REPO / "aesoc" / "data" / "published"
 
 
 @dataclass
@@ -56,7 +56,14 @@ class Benchmark:
 
 
 @cache
-def published() -> dict[str, Any]:
-    """Published figures (seeds and anchors) with their sources, to print beside ours."""
-    with open(PUBLISHED_FILE, "rb") as handle:
+def published(bench: str) -> dict[str, Any]:
+    """Published figures (seeds and anchors) with their sources, to print beside a benchmark's.
+
+    They live in aesoc/data/published/BENCH.toml, one file per benchmark; every entry carries its
+    source. They are printed, never used in a computation of ours.
+    """
+    path = PUBLISHED_DIR / f"{bench}.toml"
+    if not path.is_file():
+        return {}
+    with open(path, "rb") as handle:
         return tomllib.load(handle)

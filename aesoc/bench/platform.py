@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table
+from aesoc.plots import bar_chart
 from aesoc.run import build_and_run
 from aesoc.soc import load_config
 from aesoc.toolchain import REPO, ToolError
@@ -53,12 +54,15 @@ def run(ctx: BenchContext) -> BenchResult:
         rows=[[result.cycles, round(result.seconds, 3), round(result.khz)]],
         notes=["Verilator model of the whole SoC, one thread, on this machine; target at least 1000 kHz."],
     )
+    plot = bar_chart(ctx.results_dir / "platform_memory.png", [r[0] for r in rows], [r[3] for r in rows],
+                     title="Memory system, base SoC", ylabel="cycles per operation")
     config = load_config(CONFIG)
     return BenchResult(
         tables=[latency, speed],
         records=result.records,
         runs=[line],
         config={"soc": CONFIG, "params": config.params},
+        plots=[plot],
     )
 
 

@@ -1,0 +1,45 @@
+"""Plots for the report (matplotlib, no display needed)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
+
+
+def bar_chart(path: Path, labels: Sequence[str], values: Sequence[float], *, title: str, ylabel: str) -> str:
+    """Horizontal bars, one per label; returns the file name for BenchResult.plots."""
+    fig, ax = plt.subplots(figsize=(8, 0.45 * len(labels) + 1.2))
+    ax.barh(list(labels), list(values), color="#3b6ea5")
+    ax.invert_yaxis()
+    ax.set_xlabel(ylabel)
+    ax.set_title(title)
+    for y, v in enumerate(values):
+        ax.text(v, y, f" {v:g}", va="center", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path.name
+
+
+def line_chart(path: Path, x: Sequence[float], series: dict[str, Sequence[float]], *, title: str,
+               xlabel: str, ylabel: str, logx: bool = False) -> str:
+    """One line per series over a shared x axis; returns the file name for BenchResult.plots."""
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for name, ys in series.items():
+        ax.plot(list(x), list(ys), marker="o", label=name)
+    if logx:
+        ax.set_xscale("log", base=2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path.name

@@ -1,0 +1,38 @@
+"""Shared fixtures: the SoC model is built once per test session, firmware once per program."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from aesoc import firmware, soc
+from aesoc.run import RunResult, run
+from aesoc.toolchain import REPO
+
+
+@pytest.fixture(scope="session")
+def base_config() -> soc.SocConfig:
+    return soc.load_config("base")
+
+
+@pytest.fixture(scope="session")
+def sim(base_config: soc.SocConfig) -> Path:
+    return soc.build_model(base_config)
+
+
+@pytest.fixture(scope="session")
+def build_fw(base_config: soc.SocConfig) -> Callable[..., Path]:
+    def build(program: str, **kwargs: object) -> Path:
+        return firmware.build(REPO / "fw" / program, base_config, **kwargs).elf  # type: ignore[arg-type]
+
+    return build
+
+
+@pytest.fixture(scope="session")
+def run_fw(sim: Path, build_fw: Callable[..., Path]) -> Callable[..., RunResult]:
+    def go(program: str, max_cycles: int = 5_000_000) -> RunResult:
+        return run(sim, build_fw(program), max_cycles=max_cycles)
+
+    return go

@@ -1,0 +1,54 @@
+"""The aesoc command: argument errors are clear, benchmarks produce a report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from aesoc.cli import main
+
+
+def test_unknown_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "no-such-bench"]) == 2
+    assert "unknown benchmark(s) no-such-bench" in capsys.readouterr().err
+
+
+def test_bench_list(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--list"]) == 0
+    assert "platform" in capsys.readouterr().out
+
+
+def test_run_missing_firmware(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "/nonexistent/thing"]) == 2
+    assert "no such firmware file or folder" in capsys.readouterr().err
+
+
+def test_unknown_config(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "fw/tests/hello", "--config", "nope"]) == 2
+    assert "no SoC configuration 'nope'" in capsys.readouterr().err
+
+
+def test_run_returns_firmware_status(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "fw/tests/hello"]) == 7
+    out = capsys.readouterr()
+    assert "hello from aesoc" in out.out
+    assert "exit 7 after" in out.err
+
+
+def test_platform_bench_writes_result_and_report(tmp_path: Path) -> None:
+    assert main(["bench", "platform", "--results", str(tmp_path)]) == 0
+    data = json.loads((tmp_path / "platform.json").read_text())
+    assert data["runs"] and "platform.elf" in data["runs"][0]
+    (memory, speed) = data["tables"]
+    metrics = {row[0]: row for row in memory["rows"]}
+    hit = metrics["Dependent load, D-cache hit"][3]
+    miss = metrics["Dependent load, D-cache miss (32-byte line refill)"][3]
+    uncached = metrics["Dependent load, uncached alias (single bus read)"][3]
+    assert hit < uncached < miss  # the memory hierarchy orders as it must
+    assert speed["rows"][0][0] > 1_000_000  # the speed run really simulated millions of cycles
+    report = (tmp_path / "report.md").read_text()
+    assert "## platform" in report and "Simulation runs:" in report
+    assert (tmp_path / "platform_memory.png").stat().st_size > 1000
+    assert "<table>" in (tmp_path / "report.html").read_text()
