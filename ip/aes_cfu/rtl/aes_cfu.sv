@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: Apache-2.0
+// AES coprocessor on the VexRiscv CFU port: Zkne/Zknd-style round instructions plus coarse ops.
+`default_nettype none
+
+// function_id = {funct7, funct3} of a custom-0 (opcode 0x0B) R-type instruction.
+//   funct3 0..3  aes32esi / aes32esmi / aes32dsi / aes32dsmi, bs = funct7[1:0], exactly as in the
+//                RISC-V scalar crypto spec: rd = rs1 ^ rol32(f(byte bs of rs2), 8*bs).
+//   funct3 4     KEY    pair p = funct7[1:0]: staged key words 2p, 2p+1 = rs1, rs2
+//   funct3 5     BLOCK  pair p = funct7[0]: staged block words 2p, 2p+1 = rs1, rs2;
+//                       funct7[1] = 1: start the block through the engine after this load
+//   funct3 6     CTRL   funct7 0 CONFIG rs1 = {key_len[4:3], dir[2], mode[1:0]}; loads the staged key
+//                       funct7 1 IV     the staged block becomes the IV / counter
+//                       funct7 2 CLEAR  zeroise engine, staged key and block, result, error
+//                       funct7 3 STATUS rd = {28'b0, err, busy, result_valid, key_ready}
+//                       funct7 4 START  start the staged block
+//   funct3 7     RESULT word w = funct7[1:0]; waits for the engine's result, reading word 3
+//                       releases it. With no block in flight and no result it answers 0 and
+//                       sets err instead of waiting forever.
+// Any other function id answers 0 and sets err (sticky until CLEAR).
+// Words move between registers and the engine in memory byte order: a register loaded with lw
+// from a byte array holds bytes 0..3 in its bits 7:0 .. 31:24.
+module aes_cfu #(
+  parameter int unsigned RoundsPerCycle = 1
+) (
+  input  wire logic        clk_i,
+  input  wire logic        rst_ni,
+  input  wire logic        cmd_valid_i,
+  output logic             cmd_ready_o,
+  input  wire logic [9:0]  cmd_function_id_i,
+  input  wire logic [31:0] cmd_inputs_0_i,
+  input  wire logic [31:0] cmd_inputs_1_i,
+  output logic             rsp_valid_o,
+  input  wire logic        rsp_ready_i,
+  output logic [31:0]      rsp_outputs_0_o
+);
+
+  localparam logic [2:0] F3_ESI = 3'd0, F3_ESMI = 3'd1, F3_DSI = 3'd2, F3_DSMI = 3'd3;
+  localparam logic [2:0] F3_KEY = 3'd4, F3_BLOCK = 3'd5, F3_CTRL = 3'd6, F3_RESULT = 3'd7;
+  localparam logic [6:0] CTRL_CONFIG = 7'd0, CTRL_IV = 7'd1, CTRL_CLEAR = 7'd2;
+  localparam logic [6:0] CTRL_STATUS = 7'd3, CTRL_START = 7'd4;
+
+  logic [2:0]  funct3;
+  logic [6:0]  funct7;
+  logic [1:0]  bs;
+  logic [7:0]  si, so_fwd, so_inv;
+  logic [31:0] zk_result;
+
+  // Staged operands and engine state.
+  logic [255:0] key_q, key_d;
+  logic [127:0] block_q, block_d;
+  logic [127:0] result_q, result_d;
+  logic         result_valid_q, result_valid_d;
+  logic [1:0]   mode_q, mode_d, klen_q, klen_d;
+  logic         dir_q, dir_d;
+  logic         start_q, start_d;     // block offered to the engine
+  logic         inflight_q, inflight_d;
+  logic         err_q, err_d;
+  // Response register: one answer in flight at most.
+  logic         rsp_valid_q, rsp_valid_d;
+  logic [31:0]  rsp_q, rsp_d;
+
+  logic         accept, wait_result, cfg_we;
+  logic         eng_key_we, eng_iv_we, eng_clear, eng_in_ready, eng_out_valid, eng_key_ready;
+  logic         eng_busy, eng_err;
+  logic [127:0] eng_out, eng_iv_unused;
+
+  assign funct3 = cmd_function_id_i[2:0];
+  assign funct7 = cmd_function_id_i[9:3];
+  assign bs     = funct7[1:0];
+
+  // ---- Zkne / Zknd round functions (RISC-V scalar crypto, aes32* definitions) ----
+  assign si     = cmd_inputs_1_i[8*bs +: 8];
+  assign so_fwd = aes_pkg::sbox_fwd(si);
+  assign so_inv = aes_pkg::sbox_inv(si);
+
+  function automatic logic [7:0] gmul(logic [7:0] b, logic [3:0] k);
+    logic [7:0] acc, p;
+    acc = '0;
+    p   = b;
+    for (int i = 0; i < 4; i++) begin
+      if (k[i]) acc = acc ^ p;
+      p = aes_pkg::xtime(p);
+    end
+    return acc;
+  endfunction
+
+  function automatic logic [31:0] rol8(logic [31:0] w, logic [1:0] n);
+    unique case (n)
+      2'd0:    return w;
+      2'd1:    return {w[23:0], w[31:24]};
+      2'd2:    return {w[15:0], w[31:16]};
+      default: return {w[7:0], w[31:8]};
+    endcase
+  endfunction
+
+  always_comb begin
+    unique case (funct3)
+      F3_ESI:  zk_result = {24'd0, so_fwd};
+      F3_ESMI: zk_result = {gmul(so_fwd, 4'h3), so_fwd, so_fwd, gmul(so_fwd, 4'h2)};
+      F3_DSI:  zk_result = {24'd0, so_inv};
+      default: zk_result = {gmul(so_inv, 4'hb), gmul(so_inv, 4'hd), gmul(so_inv, 4'h9),
+                            gmul(so_inv, 4'he)};
+    endcase
+  end
+
+  function automatic logic [31:0] bswap(logic [31:0] w);
+    return {w[7:0], w[15:8], w[23:16], w[31:24]};
+  endfunction
+
+  // ---- command handling ----
+  // A RESULT read with a block in flight is held until the engine delivers.
+  // An engine error stops it for good (until CLEAR), so never wait on it then.
+  assign wait_result = (funct3 == F3_RESULT) && !result_valid_q && (inflight_q || start_q) &&
+                       !(err_q || eng_err);
+  assign cmd_ready_o = (!rsp_valid_q || rsp_ready_i) && !(cmd_valid_i && wait_result);
+  assign accept      = cmd_valid_i && cmd_ready_o;
+
+  // Kept apart from the main next-state logic: the engine sees these combinationally.
+  assign cfg_we     = accept && (funct3 == F3_CTRL) && (funct7 == CTRL_CONFIG);
+  assign eng_key_we = cfg_we;
+  assign eng_iv_we  = accept && (funct3 == F3_CTRL) && (funct7 == CTRL_IV);
+  assign eng_clear  = accept && (funct3 == F3_CTRL) && (funct7 == CTRL_CLEAR);
+  assign mode_d = cfg_we ? cmd_inputs_0_i[1:0] : mode_q;
+  assign dir_d  = cfg_we ? cmd_inputs_0_i[2]   : dir_q;
+  assign klen_d = cfg_we ? cmd_inputs_0_i[4:3] : klen_q;
+
+  always_comb begin
+    key_d          = key_q;
+    block_d        = block_q;
+    result_d       = result_q;
+    result_valid_d = result_valid_q;
+    start_d        = start_q;
+    inflight_d     = inflight_q;
+    err_d          = err_q | eng_err;
+    rsp_valid_d    = rsp_valid_q && !rsp_ready_i;
+    rsp_d          = rsp_q;
+
+    if (start_q && eng_in_ready) begin
+      start_d    = 1'b0;
+      inflight_d = 1'b1;
+    end
+    if (eng_out_valid && !result_valid_q) begin
+      result_d       = eng_out;
+      result_valid_d = 1'b1;
+      inflight_d     = 1'b0;
+    end
+
+    if (accept) begin
+      rsp_valid_d = 1'b1;
+      rsp_d       = '0;
+      unique case (funct3)
+        F3_ESI, F3_ESMI, F3_DSI, F3_DSMI: begin
+          rsp_d = cmd_inputs_0_i ^ rol8(zk_result, bs);
+          if (funct7[6:2] != '0) err_d = 1'b1;
+        end
+        F3_KEY: begin
+          key_d[255 - 64*funct7[1:0] -: 64] = {bswap(cmd_inputs_0_i), bswap(cmd_inputs_1_i)};
+          if (funct7[6:2] != '0) err_d = 1'b1;
+        end
+        F3_BLOCK: begin
+          block_d[127 - 64*funct7[0] -: 64] = {bswap(cmd_inputs_0_i), bswap(cmd_inputs_1_i)};
+          if (funct7[1]) start_d = 1'b1;
+          if (funct7[6:2] != '0) err_d = 1'b1;
+        end
+        F3_CTRL: begin
+          unique case (funct7)
+            CTRL_CONFIG, CTRL_IV: ;  // engine strobes below
+            CTRL_CLEAR: begin
+              key_d          = '0;
+              block_d        = '0;
+              result_d       = '0;
+              result_valid_d = 1'b0;
+              start_d        = 1'b0;
+              inflight_d     = 1'b0;
+              err_d          = 1'b0;
+            end
+            CTRL_STATUS: rsp_d = {28'd0, err_q, eng_busy | inflight_q | start_q, result_valid_q,
+                                  eng_key_ready};
+            CTRL_START:  start_d = 1'b1;
+            default:     err_d = 1'b1;
+          endcase
+        end
+        default: begin  // F3_RESULT
+          if (result_valid_q) begin
+            rsp_d = bswap(result_q[127 - 32*funct7[1:0] -: 32]);
+            if (funct7[1:0] == 2'd3) result_valid_d = 1'b0;
+          end else begin
+            err_d = 1'b1;  // nothing in flight: answer 0 rather than wait forever
+          end
+          if (funct7[6:2] != '0) err_d = 1'b1;
+        end
+      endcase
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      key_q          <= '0;
+      block_q        <= '0;
+      result_q       <= '0;
+      result_valid_q <= 1'b0;
+      mode_q         <= '0;
+      dir_q          <= 1'b0;
+      klen_q         <= '0;
+      start_q        <= 1'b0;
+      inflight_q     <= 1'b0;
+      err_q          <= 1'b0;
+      rsp_valid_q    <= 1'b0;
+      rsp_q          <= '0;
+    end else begin
+      key_q          <= key_d;
+      block_q        <= block_d;
+      result_q       <= result_d;
+      result_valid_q <= result_valid_d;
+      mode_q         <= mode_d;
+      dir_q          <= dir_d;
+      klen_q         <= klen_d;
+      start_q        <= start_d;
+      inflight_q     <= inflight_d;
+      err_q          <= err_d;
+      rsp_valid_q    <= rsp_valid_d;
+      rsp_q          <= rsp_d;
+    end
+  end
+
+  assign rsp_valid_o     = rsp_valid_q;
+  assign rsp_outputs_0_o = rsp_q;
+
+  aes_engine #(
+    .RoundsPerCycle (RoundsPerCycle),
+    .Pipelined      (1'b0),
+    .DecEnable      (1'b1),
+    .KeyLenMax      (256)
+  ) u_engine (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    // The _d values, so that CONFIG's key load sees the key length it sets.
+    .mode_i      (mode_d),
+    .dir_i       (dir_d),
+    .key_len_i   (klen_d),
+    .ctr_width_i (aes_pkg::AES_CTR_128),
+    .key_i       (key_q),
+    .key_we_i    (eng_key_we),
+    .key_ready_o (eng_key_ready),
+    .iv_i        (block_q),
+    .iv_we_i     (eng_iv_we),
+    .iv_o        (eng_iv_unused),
+    .clear_i     (eng_clear),
+    .in_valid_i  (start_q),
+    .in_ready_o  (eng_in_ready),
+    .in_data_i   (block_q),
+    .out_valid_o (eng_out_valid),
+    .out_ready_i (!result_valid_q),
+    .out_data_o  (eng_out),
+    .busy_o      (eng_busy),
+    .err_o       (eng_err)
+  );
+
+  logic unused;
+  assign unused = ^eng_iv_unused;
+
+endmodule
+
+`default_nettype wire
