@@ -140,6 +140,18 @@ void aesoc_rec_i64(const char *key, int64_t value) {
   }
 }
 
+void aesoc_rec_hex(const char *key, const void *data, size_t len) {
+  static const char digits[] = "0123456789abcdef";
+  const uint8_t *p = data;
+  rec_key(key);
+  aesoc_putc('"');
+  for (size_t i = 0; i < len; ++i) {
+    aesoc_putc(digits[p[i] >> 4]);
+    aesoc_putc(digits[p[i] & 15u]);
+  }
+  aesoc_putc('"');
+}
+
 void aesoc_rec_end(void) { aesoc_puts("}\n"); }
 
 void aesoc_check_failed(const char *file, int line, const char *what) {

@@ -91,7 +91,18 @@ void aesoc_rec_begin(const char *kind);
 void aesoc_rec_str(const char *key, const char *value);
 void aesoc_rec_u64(const char *key, uint64_t value);
 void aesoc_rec_i64(const char *key, int64_t value);
+void aesoc_rec_hex(const char *key, const void *data, size_t len); /* bytes as a hex string */
 void aesoc_rec_end(void);
+
+/* xorshift32: a tiny deterministic generator that tests re-create in Python to know the inputs
+ * firmware used (state must start non-zero). */
+static inline uint32_t aesoc_xorshift32(uint32_t *state) {
+  uint32_t x = *state;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  return *state = x;
+}
 
 /* Self-test helper: count a failed check, print where, keep going. */
 extern unsigned aesoc_check_failures;

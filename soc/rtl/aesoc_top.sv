@@ -6,7 +6,10 @@ module aesoc_top
   import aesoc_pkg::*;
 #(
   parameter int unsigned Sram0Bytes = 262144,
-  parameter int unsigned Sram1Bytes = 65536
+  parameter int unsigned Sram1Bytes = 65536,
+  // AES coprocessor on the CFU port (0: CFU ops answer 0)
+  parameter bit          AesCfu             = 1'b1,
+  parameter int unsigned AesCfuRoundsPerCycle = 1
 ) (
   input  wire logic       clk_i,
   input  wire logic       rst_ni,
@@ -50,12 +53,9 @@ module aesoc_top
   logic        timer_irq;
   logic [7:0]  bus_prio;
 
-  // CFU port: answered with zero until a coprocessor is attached, so a stray CFU op cannot hang.
-  logic        cfu_cmd_valid;
-  logic        cfu_rsp_valid_q;
-  logic        cfu_rsp_ready;
+  logic        cfu_cmd_valid, cfu_cmd_ready, cfu_rsp_valid, cfu_rsp_ready;
   logic [9:0]  cfu_function_id;
-  logic [31:0] cfu_inputs_0, cfu_inputs_1;
+  logic [31:0] cfu_inputs_0, cfu_inputs_1, cfu_outputs_0;
 
   VexRiscv u_cpu (
     .externalResetVector                   (SRAM0_BASE),
@@ -63,13 +63,13 @@ module aesoc_top
     .softwareInterrupt                     (1'b0),
     .externalInterruptArray                (irq_lines),
     .CfuPlugin_bus_cmd_valid               (cfu_cmd_valid),
-    .CfuPlugin_bus_cmd_ready               (~cfu_rsp_valid_q),
+    .CfuPlugin_bus_cmd_ready               (cfu_cmd_ready),
     .CfuPlugin_bus_cmd_payload_function_id (cfu_function_id),
     .CfuPlugin_bus_cmd_payload_inputs_0    (cfu_inputs_0),
     .CfuPlugin_bus_cmd_payload_inputs_1    (cfu_inputs_1),
-    .CfuPlugin_bus_rsp_valid               (cfu_rsp_valid_q),
+    .CfuPlugin_bus_rsp_valid               (cfu_rsp_valid),
     .CfuPlugin_bus_rsp_ready               (cfu_rsp_ready),
-    .CfuPlugin_bus_rsp_payload_outputs_0   (32'd0),
+    .CfuPlugin_bus_rsp_payload_outputs_0   (cfu_outputs_0),
     .iBusWishbone_CYC                      (m_cyc[M_CPU_I]),
     .iBusWishbone_STB                      (m_stb[M_CPU_I]),
     .iBusWishbone_ACK                      (cpu_ack[M_CPU_I]),
@@ -106,13 +106,34 @@ module aesoc_top
     bus_err_addr   = m_err[M_CPU_D] ? {m_adr[M_CPU_D], 2'b00} : {m_adr[M_CPU_I], 2'b00};
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      cfu_rsp_valid_q <= 1'b0;
-    end else begin
-      // One response per command; the core takes it at once (rsp_ready is always high here).
-      cfu_rsp_valid_q <= cfu_cmd_valid & ~cfu_rsp_valid_q;
+  if (AesCfu) begin : gen_aes_cfu
+    aes_cfu #(.RoundsPerCycle(AesCfuRoundsPerCycle)) u_aes_cfu (
+      .clk_i             (clk_i),
+      .rst_ni            (rst_ni),
+      .cmd_valid_i       (cfu_cmd_valid),
+      .cmd_ready_o       (cfu_cmd_ready),
+      .cmd_function_id_i (cfu_function_id),
+      .cmd_inputs_0_i    (cfu_inputs_0),
+      .cmd_inputs_1_i    (cfu_inputs_1),
+      .rsp_valid_o       (cfu_rsp_valid),
+      .rsp_ready_i       (cfu_rsp_ready),
+      .rsp_outputs_0_o   (cfu_outputs_0)
+    );
+  end else begin : gen_no_cfu
+    // No coprocessor: every CFU op answers 0 one cycle later, so a stray op cannot hang the core.
+    logic rsp_valid_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        rsp_valid_q <= 1'b0;
+      end else begin
+        rsp_valid_q <= (cfu_cmd_valid & ~rsp_valid_q) | (rsp_valid_q & ~cfu_rsp_ready);
+      end
     end
+    assign cfu_cmd_ready = ~rsp_valid_q;
+    assign cfu_rsp_valid = rsp_valid_q;
+    assign cfu_outputs_0 = '0;
+    logic unused_cfu;
+    assign unused_cfu = ^{cfu_function_id, cfu_inputs_0, cfu_inputs_1};
   end
 
   wb_xbar #(
@@ -211,7 +232,7 @@ module aesoc_top
   // Peripheral slaves see only their local offset; the rest of the address is decode.
   logic unused;
   assign unused = ^{s_adr[S_SYSCTRL][29:10], s_cti[S_SYSCTRL], s_bte[S_SYSCTRL], irq_src[IRQ_BUS_ERR],
-                    bus_prio[7:NUM_MASTERS], cfu_rsp_ready, cfu_function_id, cfu_inputs_0, cfu_inputs_1};
+                    bus_prio[7:NUM_MASTERS]};
 
 endmodule
 
