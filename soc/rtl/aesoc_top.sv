@@ -9,7 +9,11 @@ module aesoc_top
   parameter int unsigned Sram1Bytes = 65536,
   // AES coprocessor on the CFU port (0: CFU ops answer 0)
   parameter bit          AesCfu             = 1'b1,
-  parameter int unsigned AesCfuRoundsPerCycle = 1
+  parameter int unsigned AesCfuRoundsPerCycle = 1,
+  // Memory-mapped AES peripheral
+  parameter int unsigned AesRoundsPerCycle  = 1,
+  parameter bit          AesPipelined       = 1'b0,
+  parameter int unsigned AesFifoDepth       = 2
 ) (
   input  wire logic       clk_i,
   input  wire logic       rst_ni,
@@ -20,10 +24,10 @@ module aesoc_top
 );
 
   localparam logic [NUM_SLAVES-1:0][31:0] SLAVE_BASE = {
-    SYSCTRL_BASE, SRAM1_BASE, SRAM0_BASE
+    AES_BASE, SYSCTRL_BASE, SRAM1_BASE, SRAM0_BASE
   };
   localparam logic [NUM_SLAVES-1:0][31:0] SLAVE_MASK = {
-    PERIPH_MASK, mem_mask(Sram1Bytes), mem_mask(Sram0Bytes)
+    PERIPH_MASK, PERIPH_MASK, mem_mask(Sram1Bytes), mem_mask(Sram0Bytes)
   };
 
   // Master side of the crossbar.
@@ -226,12 +230,37 @@ module aesoc_top
     .bus_err_addr_i  (bus_err_addr)
   );
 
-  // No peripheral interrupt sources yet; line IRQ_BUS_ERR is raised inside sysctrl.
-  assign irq_src = '0;
+  logic aes_irq, aes_dma_in_req, aes_dma_out_req;
+
+  aes_wb #(
+    .RoundsPerCycle (AesRoundsPerCycle),
+    .Pipelined      (AesPipelined),
+    .InDepth        (AesFifoDepth),
+    .OutDepth       (AesFifoDepth)
+  ) u_aes (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .wb_cyc_i      (s_cyc[S_AES]),
+    .wb_stb_i      (s_stb[S_AES]),
+    .wb_we_i       (s_we[S_AES]),
+    .wb_adr_i      (s_adr[S_AES][9:0]),
+    .wb_dat_i      (s_wdat[S_AES]),
+    .wb_sel_i      (s_sel[S_AES]),
+    .wb_dat_o      (s_rdat[S_AES]),
+    .wb_ack_o      (s_ack[S_AES]),
+    .wb_err_o      (s_err[S_AES]),
+    .irq_o         (aes_irq),
+    .dma_in_req_o  (aes_dma_in_req),
+    .dma_out_req_o (aes_dma_out_req)
+  );
+
+  // Line IRQ_BUS_ERR is raised inside sysctrl; lines without a source stay low.
+  assign irq_src = 32'(aes_irq) << IRQ_AES;
 
   // Peripheral slaves see only their local offset; the rest of the address is decode.
   logic unused;
   assign unused = ^{s_adr[S_SYSCTRL][29:10], s_cti[S_SYSCTRL], s_bte[S_SYSCTRL], irq_src[IRQ_BUS_ERR],
+                    s_adr[S_AES][29:10], s_cti[S_AES], s_bte[S_AES], aes_dma_in_req, aes_dma_out_req,
                     bus_prio[7:NUM_MASTERS]};
 
 endmodule

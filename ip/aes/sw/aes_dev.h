@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * aes_dev: driver for the memory-mapped AES peripheral (ip/aes, registers in aes.rdl).
+ *
+ * Usage:
+ *   aes_dev_t aes;
+ *   aes_dev_init(&aes, AESOC_AES_BASE);                      // touches no hardware
+ *   aes_dev_config_t cfg = {.mode = AES_DEV_CBC, .dir = AES_DEV_ENCRYPT, .key_len = 16};
+ *   if (aes_dev_setup(&aes, &cfg, key, iv) != AES_DEV_OK) ...  // key goes in write-only registers
+ *   aes_dev_crypt(&aes, in, out, nblocks);                   // blocking, streams through the FIFOs
+ *   aes_dev_clear(&aes);                                     // zeroise before handing over
+ *
+ * Streaming without blocking: aes_dev_push() queues one block if the input FIFO has room,
+ * aes_dev_pull() takes one result if there is one (both return AES_DEV_AGAIN otherwise).
+ * Interrupts: aes_dev_irq_enable(); the handler reads and acknowledges aes_dev_irq_ack().
+ *
+ * Buffers are byte arrays, 4-byte aligned; keys are 16, 24 or 32 bytes. Every call checks its
+ * arguments first and returns one aes_dev_result_t; every wait is bounded. Blocking transfers
+ * rely on the peripheral holding a bus access until it can complete (DATA_IN3 with a full
+ * input FIFO, DATA_OUT with no result), which costs no polling loop at all.
+ */
+#ifndef AES_DEV_H
+#define AES_DEV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+  AES_DEV_OK = 0,
+  AES_DEV_BAD_ARG, /* NULL, misaligned, bad length or mode; nothing was done */
+  AES_DEV_ERROR,   /* the engine refused the configuration (STATUS.ERR); call aes_dev_clear */
+  AES_DEV_TIMEOUT, /* a bounded wait ran out */
+  AES_DEV_AGAIN,   /* streaming call: no room / no result yet */
+} aes_dev_result_t;
+
+typedef enum { AES_DEV_ECB = 0, AES_DEV_CBC = 1, AES_DEV_CTR = 2 } aes_dev_mode_t;
+typedef enum { AES_DEV_ENCRYPT = 0, AES_DEV_DECRYPT = 1 } aes_dev_dir_t;
+/* Incrementing part of the CTR counter block. */
+typedef enum { AES_DEV_CTR32 = 0, AES_DEV_CTR64 = 1, AES_DEV_CTR128 = 2 } aes_dev_ctr_width_t;
+
+typedef struct {
+  aes_dev_mode_t mode;
+  aes_dev_dir_t dir;
+  unsigned key_len; /* bytes: 16, 24, 32 */
+  aes_dev_ctr_width_t ctr_width;
+} aes_dev_config_t;
+
+typedef struct {
+  uintptr_t base;
+  unsigned in_depth, out_depth; /* FIFO depths, read from HWCFG by aes_dev_setup */
+} aes_dev_t;
+
+/* Poll bound for STATUS waits (key derivation takes tens of cycles). */
+#define AES_DEV_POLL_BOUND 10000u
+
+void aes_dev_init(aes_dev_t *dev, uintptr_t base);
+__attribute__((warn_unused_result)) aes_dev_result_t aes_dev_setup(aes_dev_t *dev, const aes_dev_config_t *cfg,
+                                                                   const void *key, const void *iv);
+__attribute__((warn_unused_result)) aes_dev_result_t aes_dev_set_iv(aes_dev_t *dev, const void *iv);
+__attribute__((warn_unused_result)) aes_dev_result_t aes_dev_get_iv(aes_dev_t *dev, void *iv);
+__attribute__((warn_unused_result)) aes_dev_result_t aes_dev_crypt(aes_dev_t *dev, const void *in, void *out,
+                                                                   size_t nblocks);
+__attribute__((warn_unused_result)) aes_dev_result_t aes_dev_push(aes_dev_t *dev, const void *block);
+__attribute__((warn_unused_result)) aes_dev_result_t aes_dev_pull(aes_dev_t *dev, void *block);
+__attribute__((warn_unused_result)) aes_dev_result_t aes_dev_clear(aes_dev_t *dev);
+uint32_t aes_dev_status(const aes_dev_t *dev);
+void aes_dev_irq_enable(aes_dev_t *dev, int done, int err);
+uint32_t aes_dev_irq_ack(aes_dev_t *dev); /* returns and clears IRQ_STATUS */
+
+#endif /* AES_DEV_H */
