@@ -66,17 +66,25 @@ def _sources(program_dir: Path) -> list[Path]:
 
 
 def build(program_dir: Path, config: SocConfig, *, name: str | None = None,
-          cflags: tuple[str, ...] = ("-O2",)) -> Firmware:
-    """Compile and link one program; `name` tells variants of one folder apart."""
+          cflags: tuple[str, ...] = ("-O2",), libs: tuple[str, ...] = ()) -> Firmware:
+    """Compile and link one program; `name` tells variants of one folder apart.
+
+    `libs` names extra libraries under fw/ (for example "crypto") whose sources and headers
+    join the build; their build-time options come in through `cflags`.
+    """
     if not program_dir.is_dir():
         raise ToolError(f"no firmware folder {program_dir}")
     name = name or program_dir.name
     platform_dir = generate_platform_files(config)
     reg_dirs = [block.out_dir for block in regs.generate_all()]
     driver_dirs = sorted(p for p in REPO.glob("ip/*/sw") if p.is_dir())
-    lib_sources = sorted([*(FW / "lib").glob("*.c"), *[c for d in driver_dirs for c in d.glob("*.c")]])
+    lib_dirs = [FW / lib for lib in libs]
+    missing = [d for d in lib_dirs if not d.is_dir()]
+    if missing:
+        raise ToolError(f"no firmware library folder {missing[0]}")
+    lib_sources = sorted([*(FW / "lib").glob("*.c"), *[c for d in [*driver_dirs, *lib_dirs] for c in d.glob("*.c")]])
     sources = [FW / "crt0.S", *lib_sources, *_sources(program_dir)]
-    includes = [FW / "lib", platform_dir, *reg_dirs, *driver_dirs, program_dir]
+    includes = [FW / "lib", platform_dir, *reg_dirs, *driver_dirs, *lib_dirs, program_dir]
     cmd = [riscv_tool("gcc"), *ARCH_FLAGS, *COMMON_FLAGS, *cflags]
     cmd += [f"-I{d}" for d in includes]
     cmd += [f"-L{platform_dir}", f"-T{FW / 'link.ld'}", "-Wl,--gc-sections"]

@@ -67,14 +67,15 @@ def run(sim: Path, elf: Path, *, max_cycles: int = 50_000_000, trace: Path | Non
 
 
 def build_and_run(program_dir: Path, config_name: str = "base", *, name: str | None = None,
-                  cflags: tuple[str, ...] = ("-O2",), max_cycles: int = 50_000_000) -> tuple[RunResult, str]:
+                  cflags: tuple[str, ...] = ("-O2",), libs: tuple[str, ...] = (),
+                  max_cycles: int = 50_000_000) -> tuple[RunResult, str]:
     """Build the SoC model and one program, run it; return the result and a line naming the run."""
     from aesoc import firmware, soc
     from aesoc.toolchain import REPO
 
     config = soc.load_config(config_name)
     sim = soc.build_model(config)
-    fw = firmware.build(program_dir, config, name=name, cflags=cflags)
+    fw = firmware.build(program_dir, config, name=name, cflags=cflags, libs=libs)
     result = run(sim, fw.elf, max_cycles=max_cycles)
     where = fw.elf.relative_to(REPO) if fw.elf.is_relative_to(REPO) else fw.elf
     line = (f"{where} ({' '.join(cflags)}) on SoC config '{config_name}': {result.status} "

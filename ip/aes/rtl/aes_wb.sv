@@ -53,6 +53,7 @@ module aes_wb #(
   logic [31:0] dout_rdata [4];
   logic [31:0] ext_biten [12];  // write bit enables of the external registers (all-ones here)
   logic        reg_ack, reg_err, reg_stall;
+  logic [31:0] perf_busy, perf_blocks;
 
   // External access in progress: the generated block raises req for one cycle and then waits.
   typedef enum logic [1:0] { EXT_NONE, EXT_DIN3, EXT_DOUT } ext_kind_e;
@@ -124,6 +125,12 @@ module aes_wb #(
     .hwif_out_irq_enable_err          (irq_en_err),
     .hwif_out_dma_ctrl_in_en          (dma_in_en),
     .hwif_out_dma_ctrl_out_en         (dma_out_en),
+    .hwif_in_perf_busy_count          (perf_busy + 32'd1),
+    .hwif_out_perf_busy_count         (perf_busy),
+    .hwif_in_perf_busy_count_we       (eng_busy | ~in_empty),
+    .hwif_in_perf_blocks_count        (perf_blocks + 32'd1),
+    .hwif_out_perf_blocks_count       (perf_blocks),
+    .hwif_in_perf_blocks_count_we     (out_push),
     .hwif_out_key0_word               (key_word[0]),
     .hwif_in_key0_word_hwclr          (key_wipe),
     .hwif_out_key1_word               (key_word[1]),
