@@ -20,7 +20,9 @@
 // Words move between registers and the engine in memory byte order: a register loaded with lw
 // from a byte array holds bytes 0..3 in its bits 7:0 .. 31:24.
 module aes_cfu #(
-  parameter int unsigned RoundsPerCycle = 1
+  parameter int unsigned RoundsPerCycle = 1,
+  // 0: round instructions only (no AES engine); coarse ops then answer 0 and set err.
+  parameter bit          CoarseOps      = 1'b1
 ) (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,
@@ -226,6 +228,7 @@ module aes_cfu #(
   assign rsp_valid_o     = rsp_valid_q;
   assign rsp_outputs_0_o = rsp_q;
 
+  if (CoarseOps) begin : gen_engine
   aes_engine #(
     .RoundsPerCycle (RoundsPerCycle),
     .Pipelined      (1'b0),
@@ -255,6 +258,26 @@ module aes_cfu #(
     .busy_o      (eng_busy),
     .err_o       (eng_err)
   );
+  end else begin : gen_no_engine
+    // Every coarse op is refused: err is raised the first time one is accepted.
+    logic coarse_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        coarse_q <= 1'b0;
+      end else begin
+        coarse_q <= accept && (funct3 >= F3_KEY) && !(funct3 == F3_CTRL && funct7 == CTRL_STATUS);
+      end
+    end
+    assign eng_in_ready  = 1'b0;
+    assign eng_out_valid = 1'b0;
+    assign eng_out       = '0;
+    assign eng_iv_unused = '0;
+    assign eng_busy      = 1'b0;
+    assign eng_key_ready = 1'b0;
+    assign eng_err       = coarse_q;
+    logic unused_engine;
+    assign unused_engine = ^{eng_key_we, eng_iv_we, eng_clear, mode_d, dir_d, klen_d, key_q};
+  end
 
   logic unused;
   assign unused = ^eng_iv_unused;

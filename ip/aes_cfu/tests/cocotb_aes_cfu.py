@@ -194,3 +194,19 @@ async def errors_and_clear(dut) -> None:
     await tb.op(F3["ctrl"], CTRL["clear"])
     assert (await tb.status()) & 1 == 0
     assert SBOX[0] == 0x63  # the model itself is FIPS-197's S-box
+
+
+@cocotb.test()
+async def coarse_ops_refused_without_engine(dut) -> None:
+    """Built with CoarseOps=0: round ops work, every coarse op answers 0, flags err, never waits."""
+    if os.environ.get("AES_CFU_COARSE", "1") == "1":
+        return  # the full build runs the coarse tests instead
+    tb = CfuTb(dut)
+    await tb.reset()
+    got, _ = await tb.op(F3["esmi"], 2, 0x11223344, 0x55667788)
+    assert got == aes32("esmi", 0x11223344, 0x55667788, 2)
+    for f3, f7 in [(F3["key"], 0), (F3["block"], 3), (F3["ctrl"], CTRL["config"]), (F3["result"], 0)]:
+        value, cycles = await tb.op(f3, f7, 1, 2)
+        assert value == 0 and cycles <= 2
+        assert (await tb.status()) & 0x8
+        await tb.op(F3["ctrl"], CTRL["clear"])

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from aesoc.cocotb_flow import run_cocotb
 from aesoc.toolchain import REPO
 
@@ -17,7 +15,12 @@ SOURCES = [
 ]
 
 
-@pytest.mark.parametrize("rounds_per_cycle", [1])
-def test_aes_cfu(rounds_per_cycle: int) -> None:
+def test_aes_cfu() -> None:
     run_cocotb(toplevel="aes_cfu", sources=SOURCES, test_module="cocotb_aes_cfu", test_dir=HERE,
-               parameters={"RoundsPerCycle": rounds_per_cycle})
+               parameters={"RoundsPerCycle": 1, "CoarseOps": 1}, extra_env={"AES_CFU_COARSE": "1"})
+
+
+def test_aes_cfu_round_ops_only() -> None:
+    run_cocotb(toplevel="aes_cfu", sources=SOURCES, test_module="cocotb_aes_cfu", test_dir=HERE,
+               parameters={"RoundsPerCycle": 1, "CoarseOps": 0}, extra_env={"AES_CFU_COARSE": "0"},
+               testcase=["zkn_round_ops_match_spec", "zkn_ops_back_to_back", "coarse_ops_refused_without_engine"])
