@@ -34,7 +34,7 @@ module aes_block_fifo #(
   assign data_o  = mem_q[rptr_q];
 
   function automatic logic [PW-1:0] next_ptr(logic [PW-1:0] p);
-    return (p == PW'(Depth - 1)) ? '0 : p + PW'(1);
+    next_ptr = (p == PW'(Depth - 1)) ? '0 : p + PW'(1);
   endfunction
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -42,12 +42,12 @@ module aes_block_fifo #(
       wptr_q  <= '0;
       rptr_q  <= '0;
       level_q <= '0;
-      for (int i = 0; i < int'(Depth); i++) mem_q[i] <= '0;
+      for (int unsigned i = 0; i < Depth; i++) mem_q[i] <= '0;
     end else if (flush_i) begin
       wptr_q  <= '0;
       rptr_q  <= '0;
       level_q <= '0;
-      for (int i = 0; i < int'(Depth); i++) mem_q[i] <= '0;
+      for (int unsigned i = 0; i < Depth; i++) mem_q[i] <= '0;
     end else begin
       if (do_push) begin
         mem_q[wptr_q] <= data_i;

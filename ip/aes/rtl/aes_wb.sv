@@ -80,7 +80,7 @@ module aes_wb #(
   assign status_busy = eng_busy | ~in_empty | cmd_key_load | cmd_start | cmd_clear;
 
   function automatic logic [31:0] bswap(logic [31:0] w);
-    return {w[7:0], w[15:8], w[23:16], w[31:24]};
+    bswap = {w[7:0], w[15:8], w[23:16], w[31:24]};
   endfunction
 
   aes_reg u_reg (

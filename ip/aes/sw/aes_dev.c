@@ -4,8 +4,6 @@
 
 #include <stddef.h>
 
-#include "aes_regs.h"
-
 #define REG(dev, member) (*(volatile uint32_t *)((dev)->base + offsetof(aes_periph_t, member)))
 #define FIELD(value, name) (((uint32_t)(value) << AES_PERIPH__##name##_bp) & AES_PERIPH__##name##_bm)
 #define GET(value, name) (((uint32_t)(value) & AES_PERIPH__##name##_bm) >> AES_PERIPH__##name##_bp)

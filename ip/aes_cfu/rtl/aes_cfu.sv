@@ -81,18 +81,20 @@ module aes_cfu #(
     p   = b;
     for (int i = 0; i < 4; i++) begin
       if (k[i]) acc = acc ^ p;
-      p = aes_pkg::xtime(p);
+      p = {p[6:0], 1'b0} ^ (p[7] ? 8'h1b : 8'h00);  // xtime, FIPS-197 4.2.1
     end
-    return acc;
+    gmul = acc;
   endfunction
 
   function automatic logic [31:0] rol8(logic [31:0] w, logic [1:0] n);
+    logic [31:0] r;
     unique case (n)
-      2'd0:    return w;
-      2'd1:    return {w[23:0], w[31:24]};
-      2'd2:    return {w[15:0], w[31:16]};
-      default: return {w[7:0], w[31:8]};
+      2'd0:    r = w;
+      2'd1:    r = {w[23:0], w[31:24]};
+      2'd2:    r = {w[15:0], w[31:16]};
+      default: r = {w[7:0], w[31:8]};
     endcase
+    rol8 = r;
   endfunction
 
   always_comb begin
@@ -106,7 +108,7 @@ module aes_cfu #(
   end
 
   function automatic logic [31:0] bswap(logic [31:0] w);
-    return {w[7:0], w[15:8], w[23:16], w[31:24]};
+    bswap = {w[7:0], w[15:8], w[23:16], w[31:24]};
   endfunction
 
   // ---- command handling ----

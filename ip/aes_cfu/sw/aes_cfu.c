@@ -59,15 +59,8 @@ aes_cfu_result_t aes_cfu_crypt(aes_cfu_t *cfu, const void *in, void *out, size_t
   if (!cfu || !in || !out || !aligned4(in) || !aligned4(out) || cfu->key_len == 0) return AES_CFU_BAD_ARG;
   const uint32_t *src = in;
   uint32_t *dst = out;
-  for (size_t b = 0; b < nblocks; ++b, src += 4, dst += 4) {
-    AES_CFU_OP(AES_CFU_F3_BLOCK, 0, src[0], src[1]);
-    AES_CFU_OP(AES_CFU_F3_BLOCK, 3, src[2], src[3]); /* second pair, then start */
-    /* RESULT waits in the coprocessor until the engine is done: no polling. */
-    dst[0] = AES_CFU_OP(AES_CFU_F3_RESULT, 0, 0, 0);
-    dst[1] = AES_CFU_OP(AES_CFU_F3_RESULT, 1, 0, 0);
-    dst[2] = AES_CFU_OP(AES_CFU_F3_RESULT, 2, 0, 0);
-    dst[3] = AES_CFU_OP(AES_CFU_F3_RESULT, 3, 0, 0);
-  }
+  /* RESULT waits in the coprocessor until the engine is done: no polling. */
+  for (size_t b = 0; b < nblocks; ++b, src += 4, dst += 4) aes_cfu_block(src, dst);
   return (aes_cfu_status() & AES_CFU_STATUS_ERR) ? AES_CFU_ERROR : AES_CFU_OK;
 }
 
@@ -108,15 +101,17 @@ aes_cfu_result_t aes_zkn_expand_key(aes_zkn_key_t *ks, const void *key, size_t k
   uint32_t *w = ks->rk;
   uint8_t rcon = 1;
   for (unsigned i = 0; i < nk; ++i) w[i] = k[i];
-  for (unsigned i = nk; i < total; ++i) {
+  /* j counts position within the nk-word group, avoiding a division per word. */
+  for (unsigned i = nk, j = 0; i < total; ++i) {
     uint32_t t = w[i - 1];
-    if (i % nk == 0) {
+    if (j == 0) {
       t = sub_word(rotr8(t)) ^ rcon;
       rcon = (uint8_t)((rcon << 1) ^ ((rcon & 0x80u) ? 0x1Bu : 0u));
-    } else if (nk == 8 && i % nk == 4) {
+    } else if (nk == 8 && j == 4) {
       t = sub_word(t);
     }
     w[i] = w[i - nk] ^ t;
+    if (++j == nk) j = 0;
   }
   ks->rounds = nr;
   if (dir == AES_CFU_DECRYPT) {

@@ -1,0 +1,80 @@
+"""Area of the SoC's blocks (Yosys synth_ice40), cached by source content and parameters.
+
+SoC-level figures are the sum of the blocks a configuration contains: the CPU, the crossbar,
+system control and the AES interfaces. SRAM banks map to block RAM and are left out, as are a
+few gates of glue in aesoc_top.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from aesoc import regs
+from aesoc.soc import SocConfig, memory_map
+from aesoc.synth import SynthResult, synth_ice40
+from aesoc.toolchain import BUILD, REPO, vexriscv_verilog
+
+CACHE = BUILD / "synth"
+AES_CORE = ["aes_pkg.sv", "aes_sbox.sv", "aes_round.sv", "aes_key_expand.sv", "aes_cipher_core.sv", "aes_engine.sv"]
+
+
+@dataclass(frozen=True)
+class Block:
+    top: str
+    sources: tuple[Path, ...]
+    parameters: tuple[tuple[str, int | str], ...] = ()
+
+
+def _aes(*names: str) -> tuple[Path, ...]:
+    return tuple(REPO / "ip" / "aes" / "rtl" / n for n in [*AES_CORE, *names])
+
+
+def _gen(block: str) -> Path:
+    return next(b.sv for b in regs.generate_all() if b.name == block)
+
+
+def _xbar_params(config: SocConfig) -> tuple[tuple[str, int | str], ...]:
+    amap = memory_map()
+    periph_mask = amap["PERIPH_MASK"]
+
+    def mem_mask(size: int) -> int:
+        return ~(size - 1) & ~amap["UNCACHED_BIT"] & 0xFFFFFFFF
+
+    # Decode order of aesoc_pkg.sv: SRAM0, SRAM1, SYSCTRL, AES (slave 0 in the low bits).
+    bases = [amap["SRAM0_BASE"], amap["SRAM1_BASE"], amap["SYSCTRL_BASE"], amap["AES_BASE"]]
+    masks = [mem_mask(config.sram0_bytes), mem_mask(config.sram1_bytes), periph_mask, periph_mask]
+    pack = lambda values: f"{32 * len(values)}'h" + "".join(f"{v:08x}" for v in reversed(values))  # noqa: E731
+    return (("NumMasters", 2), ("NumSlaves", len(bases)), ("SlaveBase", pack(bases)), ("SlaveMask", pack(masks)))
+
+
+def soc_blocks(config: SocConfig) -> dict[str, Block]:
+    xbar_rtl = tuple(sorted((REPO / "ip" / "wb_xbar" / "rtl").glob("*.sv")))
+    return {
+        "cpu": Block("VexRiscv", (vexriscv_verilog(),)),
+        "xbar": Block("wb_xbar", xbar_rtl, _xbar_params(config)),
+        "sysctrl": Block("sysctrl", (REPO / "ip" / "sysctrl" / "rtl" / "sysctrl.sv", _gen("sysctrl"))),
+        "aes_mmio": Block("aes_wb", (*_aes("aes_block_fifo.sv", "aes_wb.sv"), _gen("aes")),
+                          (("RoundsPerCycle", config.params["AesRoundsPerCycle"]),
+                           ("InDepth", config.params["AesFifoDepth"]), ("OutDepth", config.params["AesFifoDepth"]))),
+        "aes_cfu": Block("aes_cfu", (*_aes(), REPO / "ip" / "aes_cfu" / "rtl" / "aes_cfu.sv"),
+                         (("RoundsPerCycle", config.params["AesCfuRoundsPerCycle"]), ("CoarseOps", 1))),
+        "aes_cfu_rounds_only": Block("aes_cfu", (*_aes(), REPO / "ip" / "aes_cfu" / "rtl" / "aes_cfu.sv"),
+                                     (("RoundsPerCycle", 1), ("CoarseOps", 0))),
+    }
+
+
+def area(block: Block) -> SynthResult:
+    """Synthesise (or fetch from the cache) one block."""
+    h = hashlib.sha256(f"{block.top} {sorted(block.parameters)}".encode())
+    for src in block.sources:
+        h.update(src.read_bytes())
+    cached = CACHE / f"{block.top}-{h.hexdigest()[:16]}.json"
+    if cached.is_file():
+        return SynthResult(**json.loads(cached.read_text()))
+    result = synth_ice40(block.top, list(block.sources), dict(block.parameters))
+    CACHE.mkdir(parents=True, exist_ok=True)
+    cached.write_text(json.dumps(asdict(result)))
+    return result

@@ -1,0 +1,135 @@
+"""Benchmark `interfaces`: AES-128 through software, memory-mapped, CFU and Zkn-style ops.
+
+Re-runs Hodjat & Verbauwhede's Table 1 on our SoC: cycles for one complete ECB encryption
+(key and data from memory, result to memory), one block with the key loaded, 1 KB ECB and CBC
+streams, routine size from the ELF, C lines of the routine, and the LUT4/FF of the SoC
+configuration with that interface (Yosys synth_ice40, summed over the blocks it contains).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aesoc.area import area, soc_blocks
+from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
+from aesoc.elfsize import c_function_lines, symbol_bytes
+from aesoc.firmware import build as build_fw
+from aesoc.plots import bar_chart
+from aesoc.run import build_and_run
+from aesoc.soc import load_config
+from aesoc.toolchain import REPO, ToolError
+
+PROGRAM = REPO / "fw" / "bench" / "interfaces"
+CONFIG = "base"
+# The fastest table-based variant of the software library (see the sw-aes benchmark).
+SW_VARIANT = "SWC_AES_UNROLLED"
+CFLAGS = ("-O2", f"-D{SW_VARIANT}")
+NOMINAL_MHZ = 100
+
+WAYS = ["software", "mmio", "cfu", "zkn"]
+WAY_LABEL = {
+    "software": "Software (swcrypto, unrolled T-tables)",
+    "mmio": "Memory-mapped peripheral",
+    "cfu": "CFU coprocessor, coarse ops",
+    "zkn": "CFU round instructions (Zkne-style)",
+}
+# The routine of each way: symbols for its size, functions for its C line count.
+ROUTINE: dict[str, dict[str, Any]] = {
+    "software": {"prefixes": ("swc_aes",), "names": (),
+                 "source": REPO / "fw" / "crypto" / "swc_aes.c",
+                 "functions": ("swc_aes_setkey_enc", "swc_aes_ecb_encrypt")},
+    "mmio": {"prefixes": ("aes_dev_",), "names": ("wait_status",),
+             "source": REPO / "ip" / "aes" / "sw" / "aes_dev.c",
+             "functions": ("aes_dev_setup", "aes_dev_clear", "wait_status", "aes_dev_set_iv", "aes_dev_crypt",
+                           "put_block", "get_block")},
+    "cfu": {"prefixes": ("aes_cfu_",), "names": ("wait_key_ready",),
+            "source": REPO / "ip" / "aes_cfu" / "sw" / "aes_cfu.c",
+            "functions": ("aes_cfu_set_key", "wait_key_ready", "aes_cfu_status", "aes_cfu_crypt")},
+    "zkn": {"prefixes": ("aes_zkn_",), "names": ("sub_word", "rotr8"),
+            "source": REPO / "ip" / "aes_cfu" / "sw" / "aes_cfu.c",
+            "functions": ("aes_zkn_expand_key", "sub_word", "rotr8", "aes_zkn_encrypt_block")},
+}
+# Blocks of the SoC configuration that offers each way (SRAM is block RAM and not counted).
+WAY_BLOCKS = {
+    "software": ("cpu", "xbar", "sysctrl"),
+    "mmio": ("cpu", "xbar", "sysctrl", "aes_mmio"),
+    "cfu": ("cpu", "xbar", "sysctrl", "aes_cfu"),
+    "zkn": ("cpu", "xbar", "sysctrl", "aes_cfu_rounds_only"),
+}
+
+
+def run(ctx: BenchContext) -> BenchResult:
+    config = load_config(CONFIG)
+    ctx.progress(0, 3, "interfaces firmware")
+    result, line = build_and_run(PROGRAM, CONFIG, cflags=CFLAGS, libs=("crypto",))
+    if result.status != "exit" or result.code != 0:
+        raise ToolError(f"interfaces firmware failed: {line}\n{result.console[-2000:]}")
+    elf = build_fw(PROGRAM, config, cflags=CFLAGS, libs=("crypto",)).elf
+    meas = {(r["way"], r["measure"]): r for r in result.records_of("interfaces")}
+    if any(not r["ok"] for r in meas.values()):
+        raise ToolError("an interface produced a wrong ciphertext; see the firmware records")
+
+    ctx.progress(1, 3, "synthesis (Yosys, cached)")
+    blocks = soc_blocks(config)
+    block_area = {name: area(blocks[name]) for name in {b for bs in WAY_BLOCKS.values() for b in bs}}
+    ctx.progress(2, 3, "tables")
+
+    paper = published("interfaces")
+    rows: list[list[Any]] = []
+    complete: dict[str, int] = {}
+    for way in WAYS:
+        r = ROUTINE[way]
+        complete[way] = meas[(way, "complete")]["cycles"]
+        ecb = meas[(way, "ecb_1k")]
+        cbc = meas[(way, "cbc_1k")]
+        lut = sum(block_area[b].lut4 for b in WAY_BLOCKS[way])
+        ff = sum(block_area[b].ff for b in WAY_BLOCKS[way])
+        rows.append([
+            WAY_LABEL[way], complete[way], meas[(way, "key_loaded")]["cycles"],
+            round(ecb["cycles"] / ecb["blocks"], 1), round(cbc["cycles"] / cbc["blocks"], 1),
+            symbol_bytes(elf, r["prefixes"], r["names"]), c_function_lines(r["source"], r["functions"]), lut, ff,
+        ])
+    ours = Table(
+        title="AES-128 ECB through each interface (cycles; warm caches)",
+        columns=["interface", "complete block", "key loaded", "ECB 1 KB c/block", "CBC 1 KB c/block",
+                 "routine bytes", "C lines", "SoC LUT4", "SoC FF"],
+        rows=rows,
+        notes=[
+            "complete block: key and one block loaded from memory, encrypted, result stored (the paper's measure).",
+            "key loaded: one block from memory to memory with the key already in place.",
+            f"Software row: swcrypto built with -D{SW_VARIANT} -O2. Routine bytes: code and tables of the routine's "
+            "symbols in the ELF. C lines: non-blank, non-comment lines of the routine's functions.",
+            "SoC LUT4/FF: Yosys 0.23 synth_ice40 of CPU + crossbar + sysctrl + the interface's block "
+            "(SRAM maps to block RAM and is not counted). Blocks: "
+            + "; ".join(f"{n} {a.lut4} LUT4 / {a.ff} FF" for n, a in sorted(block_area.items())) + ".",
+        ],
+    )
+    prow = paper["rows"]
+    compare = Table(
+        title="Beside Hodjat & Verbauwhede (LEON, Virtex-II) and the customised Xtensa",
+        columns=["interface", "ours: cycles", "paper row", "paper: cycles", "paper / ours",
+                 "ours vs our software", "ours MB/s at 100 MHz"],
+        rows=[[WAY_LABEL[w], complete[w], prow[w]["label"], prow[w]["cycles"],
+               round(prow[w]["cycles"] / complete[w], 1), round(complete["software"] / complete[w], 1),
+               round(16 * NOMINAL_MHZ / complete[w], 2)] for w in WAYS],
+        notes=[f"Paper figures: {paper['source']}. They are printed, never used in our computation.",
+               "Paper rows also include loading key and data and storing the result, as ours do.",
+               f"MB/s at a nominal {NOMINAL_MHZ} MHz clock for one complete block at a time."],
+    )
+    plot = bar_chart(ctx.results_dir / "interfaces_cycles.png", [WAY_LABEL[w] for w in WAYS],
+                     [complete[w] for w in WAYS], title="One complete AES-128 block", ylabel="cycles")
+    ctx.progress(3, 3, "done")
+    return BenchResult(
+        tables=[ours, compare],
+        records=result.records,
+        runs=[line] + [f"yosys synth_ice40 {a.top} {a.parameters}" for a in block_area.values()],
+        config={"soc": CONFIG, "params": config.params, "sw_variant": SW_VARIANT, "nominal_mhz": NOMINAL_MHZ},
+        plots=[plot],
+    )
+
+
+BENCHMARK = Benchmark(
+    name="interfaces",
+    summary="AES-128 through software, memory-mapped, CFU coarse and Zkn-style ops (Hodjat & Verbauwhede).",
+    run=run,
+)
