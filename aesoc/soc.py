@@ -22,6 +22,9 @@ PKG = REPO / "soc" / "rtl" / "aesoc_pkg.sv"
 HARNESS = REPO / "sim" / "main.cpp"
 LINT_WAIVERS = REPO / "sim" / "waivers.vlt"
 TOP = "aesoc_top"
+# The simulation top wraps the SoC with simulation-only models (the QSPI flash).
+SIM_TOP = "aesoc_sim"
+SIM_TOP_FILE = REPO / "sim" / "rtl" / f"{SIM_TOP}.sv"
 
 _ADDR_RE = re.compile(r"localparam\s+logic\s+\[31:0\]\s+(\w+)\s*=\s*32'h([0-9A-Fa-f_]+)\s*;")
 
@@ -31,6 +34,7 @@ class SocConfig:
     name: str
     description: str
     ips: tuple[str, ...]
+    sim_ips: tuple[str, ...]
     params: dict[str, int]
 
     @property
@@ -56,10 +60,11 @@ def load_config(name: str) -> SocConfig:
     if not all(isinstance(v, int) for v in params.values()):
         raise ToolError(f"{path}: every parameter must be an integer")
     ips = tuple(data.get("ips", []))
-    missing = [ip for ip in ips if not (REPO / "ip" / ip / "rtl").is_dir()]
+    sim_ips = tuple(data.get("sim_ips", []))
+    missing = [ip for ip in (*ips, *sim_ips) if not (REPO / "ip" / ip / "rtl").is_dir()]
     if missing:
         raise ToolError(f"{path}: no RTL for IP block(s) {', '.join(missing)}")
-    return SocConfig(name, str(data.get("description", "")), ips, dict(params))
+    return SocConfig(name, str(data.get("description", "")), ips, sim_ips, dict(params))
 
 
 def memory_map() -> dict[str, int]:
@@ -70,13 +75,16 @@ def memory_map() -> dict[str, int]:
     return found
 
 
-def rtl_sources(config: SocConfig) -> list[Path]:
-    """Every RTL file of the SoC: packages first, then IP blocks, generated registers, the top."""
-    ip_rtl = sorted(p for ip in config.ips for p in (REPO / "ip" / ip / "rtl").glob("*.sv"))
+def rtl_sources(config: SocConfig, sim: bool = False) -> list[Path]:
+    """Every RTL file of the SoC: packages first, then IP blocks, generated registers, the top;
+    with `sim`, also the simulation-only models and the simulation top."""
+    ips = (*config.ips, *config.sim_ips) if sim else config.ips
+    ip_rtl = sorted(p for ip in ips for p in (REPO / "ip" / ip / "rtl").glob("*.sv"))
     packages = [p for p in ip_rtl if p.name.endswith("_pkg.sv")]
     modules = [p for p in ip_rtl if not p.name.endswith("_pkg.sv")]
     generated = [block.sv for block in regs.generate_all() if block.rdl.parent.parent.name in config.ips]
-    return [vexriscv_verilog(), PKG, *packages, *modules, *generated, REPO / "soc" / "rtl" / f"{TOP}.sv"]
+    tops = [REPO / "soc" / "rtl" / f"{TOP}.sv", *([SIM_TOP_FILE] if sim else [])]
+    return [vexriscv_verilog(), PKG, *packages, *modules, *generated, *tops]
 
 
 def _digest(paths: list[Path], extra: str) -> str:
@@ -87,8 +95,8 @@ def _digest(paths: list[Path], extra: str) -> str:
     return h.hexdigest()
 
 
-def verilator_common_args(config: SocConfig) -> list[str]:
-    args = ["--top-module", TOP, "-Wall", "--timescale", "1ns/1ps"]
+def verilator_common_args(config: SocConfig, top: str = TOP) -> list[str]:
+    args = ["--top-module", top, "-Wall", "--timescale", "1ns/1ps"]
     args += [f"-G{k}={v}" for k, v in sorted(config.params.items())]
     return args
 
@@ -105,10 +113,10 @@ def lint(config: SocConfig) -> None:
 
 def build_model(config: SocConfig, trace: bool = False) -> Path:
     """Verilate and compile the SoC with the harness; return the simulator executable."""
-    sources = rtl_sources(config)
+    sources = rtl_sources(config, sim=True)
     out_dir = BUILD / "sim" / (config.name + ("-trace" if trace else ""))
     exe = out_dir / "aesoc-sim"
-    args = verilator_common_args(config) + [
+    args = verilator_common_args(config, SIM_TOP) + [
         "--cc", "--exe", "--build", "-j", "2", "-O3",
         "--x-assign", "fast", "--x-initial", "fast", "--noassert",
         "-Wno-fatal",  # lint is its own step; a warning must not block a simulation build

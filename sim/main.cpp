@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "Vaesoc_top.h"
-#include "Vaesoc_top__Dpi.h"
+#include "Vaesoc_sim.h"
+#include "Vaesoc_sim__Dpi.h"
 #include "svdpi.h"
 #include "verilated.h"
 #if VM_TRACE
@@ -32,8 +32,14 @@ namespace {
 constexpr int EXIT_HARNESS_ERROR = 2;
 constexpr int EXIT_TIMEOUT = 124;
 
+// Default OTP key-encryption key of the simulated part (RFC 3394's example KEK); a real part
+// would have its own, and --kek sets another.
+constexpr char DEFAULT_KEK[] = "000102030405060708090A0B0C0D0E0F";
+
 struct Options {
   std::string elf;
+  std::string flash_image;
+  std::string kek = DEFAULT_KEK;
   uint64_t max_cycles = 100000000;
   std::string trace;
   uint64_t trace_from = 0;
@@ -74,8 +80,8 @@ uint64_t parse_number(const char *flag, const char *text) {
 
 void usage() {
   std::fprintf(stderr,
-               "usage: aesoc-sim [--max-cycles N] [--trace FILE.fst [--trace-from C] "
-               "[--trace-to C]] FIRMWARE.elf\n");
+               "usage: aesoc-sim [--max-cycles N] [--flash-image FILE.bin] [--kek HEX32] "
+               "[--trace FILE.fst [--trace-from C] [--trace-to C]] FIRMWARE.elf\n");
 }
 
 Options parse_args(int argc, char **argv) {
@@ -91,6 +97,10 @@ Options parse_args(int argc, char **argv) {
     };
     if (arg == "--max-cycles") {
       opt.max_cycles = parse_number("--max-cycles", value("--max-cycles"));
+    } else if (arg == "--flash-image") {
+      opt.flash_image = value("--flash-image");
+    } else if (arg == "--kek") {
+      opt.kek = value("--kek");
     } else if (arg == "--trace") {
       opt.trace = value("--trace");
     } else if (arg == "--trace-from") {
@@ -120,18 +130,31 @@ Options parse_args(int argc, char **argv) {
   return opt;
 }
 
+svScope scope_of(const char *name) {
+  svScope scope = svGetScopeFromName(name);
+  if (scope == nullptr) {
+    fail(std::string("scope not found in the model: ") + name);
+  }
+  return scope;
+}
+
 std::vector<MemBank> discover_banks() {
   std::vector<MemBank> banks;
-  for (const char *name : {"TOP.aesoc_top.u_sram0", "TOP.aesoc_top.u_sram1"}) {
-    svScope scope = svGetScopeFromName(name);
-    if (scope == nullptr) {
-      fail(std::string("memory scope not found in the model: ") + name);
-    }
+  for (const char *name : {"TOP.aesoc_sim.u_soc.u_sram0", "TOP.aesoc_sim.u_soc.u_sram1"}) {
+    svScope scope = scope_of(name);
     svSetScope(scope);
     banks.push_back({name, scope, wb_sram_backdoor_base(), wb_sram_backdoor_words() * 4U});
   }
+  // The flash is written byte by byte through its own back door; base from the SoC package.
+  svSetScope(scope_of("TOP.aesoc_sim"));
+  const uint32_t flash_base = aesoc_flash_base();
+  svScope flash = scope_of("TOP.aesoc_sim.u_flash");
+  svSetScope(flash);
+  banks.push_back({"TOP.aesoc_sim.u_flash", flash, flash_base, qspi_flash_backdoor_bytes()});
   return banks;
 }
+
+bool is_flash(const MemBank &bank) { return bank.scope == "TOP.aesoc_sim.u_flash"; }
 
 // Writes `len` bytes at `addr`; every byte must fall inside one bank.
 void write_bytes(const std::vector<MemBank> &banks, uint32_t addr, const uint8_t *data, size_t len,
@@ -149,6 +172,12 @@ void write_bytes(const std::vector<MemBank> &banks, uint32_t addr, const uint8_t
     fail(msg);
   }
   svSetScope(bank->handle);
+  if (is_flash(*bank)) {
+    for (size_t i = 0; i < len; ++i) {
+      qspi_flash_backdoor_write(addr + static_cast<uint32_t>(i) - bank->base, data ? data[i] : 0xFF);
+    }
+    return;
+  }
   for (size_t i = 0; i < len; ++i) {
     const uint32_t a = addr + static_cast<uint32_t>(i) - bank->base;
     const uint32_t word = a >> 2;
@@ -210,6 +239,35 @@ uint32_t load_elf(const std::string &path, const std::vector<MemBank> &banks) {
   return entry;
 }
 
+void load_flash_image(const std::string &path, const std::vector<MemBank> &banks) {
+  FILE *f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    fail("cannot open flash image '" + path + "': " + std::strerror(errno));
+  }
+  std::vector<uint8_t> bytes;
+  uint8_t buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
+    bytes.insert(bytes.end(), buf, buf + n);
+  }
+  std::fclose(f);
+  const MemBank &flash = banks.back();
+  if (bytes.size() > flash.bytes) {
+    fail("flash image '" + path + "' is larger than the flash (" + std::to_string(flash.bytes) + " bytes)");
+  }
+  write_bytes(banks, flash.base, bytes.data(), bytes.size(), "flash image");
+}
+
+void set_kek(Vaesoc_sim &top, const std::string &hex) {
+  if (hex.size() != 32 || hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
+    fail("--kek needs 32 hex digits (128 bits)");
+  }
+  // Bits 127:96 are the first 8 hex digits (key byte 0 in the top byte, as everywhere).
+  for (int w = 0; w < 4; ++w) {
+    top.otp_kek_i[3 - w] = static_cast<uint32_t>(std::stoul(hex.substr(8 * w, 8), nullptr, 16));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -217,9 +275,13 @@ int main(int argc, char **argv) {
 
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(1, argv);
-  auto top = std::make_unique<Vaesoc_top>(ctx.get(), "TOP");
+  auto top = std::make_unique<Vaesoc_sim>(ctx.get(), "TOP");
 
   const std::vector<MemBank> banks = discover_banks();
+  set_kek(*top, opt.kek);
+  if (!opt.flash_image.empty()) {
+    load_flash_image(opt.flash_image, banks);
+  }
   const uint32_t entry = load_elf(opt.elf, banks);
   if (entry != banks.front().base) {
     char msg[96];
@@ -282,6 +344,14 @@ int main(int argc, char **argv) {
       ++cycle;
       break;
     }
+    if (top->flash_err_o) {
+      std::fprintf(stderr, "aesoc-sim: error: the flash model saw a protocol error at cycle %llu\n",
+                   static_cast<unsigned long long>(cycle));
+      status = "error";
+      code = EXIT_HARNESS_ERROR;
+      ++cycle;
+      break;
+    }
     top->clk_i = 0;
     top->eval();
 #if VM_TRACE
@@ -303,5 +373,5 @@ int main(int argc, char **argv) {
     return EXIT_TIMEOUT;
   }
   summary(status, code, cycle, seconds);
-  return code;
+  return code;  // firmware's exit status, or EXIT_HARNESS_ERROR on a flash protocol error
 }

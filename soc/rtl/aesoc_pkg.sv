@@ -14,7 +14,9 @@ package aesoc_pkg;
   localparam int unsigned S_SRAM1   = 1;
   localparam int unsigned S_SYSCTRL = 2;
   localparam int unsigned S_AES     = 3;
-  localparam int unsigned NUM_SLAVES = 4;
+  localparam int unsigned S_FLASH   = 4;
+  localparam int unsigned S_XIP     = 5;
+  localparam int unsigned NUM_SLAVES = 6;
 
   // External interrupt lines.
   localparam int unsigned IRQ_BUS_ERR = 0;  // driven inside sysctrl
@@ -24,8 +26,10 @@ package aesoc_pkg;
   // at its base and at base | 0x8000_0000.
   localparam logic [31:0] SRAM0_BASE   = 32'h0000_0000;
   localparam logic [31:0] SRAM1_BASE   = 32'h1000_0000;
+  localparam logic [31:0] FLASH_BASE   = 32'h2000_0000;
   localparam logic [31:0] SYSCTRL_BASE = 32'hF000_0000;
   localparam logic [31:0] AES_BASE     = 32'hF000_1000;
+  localparam logic [31:0] XIP_BASE     = 32'hF000_3000;
   localparam logic [31:0] PERIPH_MASK  = 32'hFFFF_F000;  // 4 KB per peripheral
   localparam logic [31:0] UNCACHED_BIT = 32'h8000_0000;
 

@@ -13,10 +13,22 @@ module aesoc_top
   // Memory-mapped AES peripheral
   parameter int unsigned AesRoundsPerCycle  = 1,
   parameter bit          AesPipelined       = 1'b0,
-  parameter int unsigned AesFifoDepth       = 2
+  parameter int unsigned AesFifoDepth       = 2,
+  // XIP flash controller
+  parameter int unsigned FlashBytes         = 16 * 1024 * 1024,
+  parameter int unsigned XipPrefetchWords   = 16,
+  parameter int unsigned XipRoundsPerCycle  = 1
 ) (
   input  wire logic       clk_i,
   input  wire logic       rst_ni,
+  // Key-encryption key from one-time-programmable storage; reaches only the XIP key unwrap.
+  input  wire logic [127:0] otp_kek_i,
+  // QSPI flash pins
+  output logic            flash_sck_o,
+  output logic            flash_cs_no,
+  output logic [3:0]      flash_io_o,
+  output logic [3:0]      flash_io_oe_o,
+  input  wire logic [3:0] flash_io_i,
   output logic            exit_valid_o,
   output logic [7:0]      exit_code_o,
   output logic            console_valid_o,
@@ -24,10 +36,11 @@ module aesoc_top
 );
 
   localparam logic [NUM_SLAVES-1:0][31:0] SLAVE_BASE = {
-    AES_BASE, SYSCTRL_BASE, SRAM1_BASE, SRAM0_BASE
+    XIP_BASE, FLASH_BASE, AES_BASE, SYSCTRL_BASE, SRAM1_BASE, SRAM0_BASE
   };
   localparam logic [NUM_SLAVES-1:0][31:0] SLAVE_MASK = {
-    PERIPH_MASK, PERIPH_MASK, mem_mask(Sram1Bytes), mem_mask(Sram0Bytes)
+    PERIPH_MASK, mem_mask(FlashBytes), PERIPH_MASK, PERIPH_MASK, mem_mask(Sram1Bytes),
+    mem_mask(Sram0Bytes)
   };
 
   // Master side of the crossbar.
@@ -254,6 +267,41 @@ module aesoc_top
     .dma_out_req_o (aes_dma_out_req)
   );
 
+  xip #(
+    .FlashBytes       (FlashBytes),
+    .PrefetchWords    (XipPrefetchWords),
+    .KsRoundsPerCycle (XipRoundsPerCycle)
+  ) u_xip (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .wb_cyc_i      (s_cyc[S_FLASH]),
+    .wb_stb_i      (s_stb[S_FLASH]),
+    .wb_we_i       (s_we[S_FLASH]),
+    .wb_adr_i      (s_adr[S_FLASH]),
+    .wb_dat_i      (s_wdat[S_FLASH]),
+    .wb_sel_i      (s_sel[S_FLASH]),
+    .wb_cti_i      (s_cti[S_FLASH]),
+    .wb_bte_i      (s_bte[S_FLASH]),
+    .wb_dat_o      (s_rdat[S_FLASH]),
+    .wb_ack_o      (s_ack[S_FLASH]),
+    .wb_err_o      (s_err[S_FLASH]),
+    .reg_cyc_i     (s_cyc[S_XIP]),
+    .reg_stb_i     (s_stb[S_XIP]),
+    .reg_we_i      (s_we[S_XIP]),
+    .reg_adr_i     (s_adr[S_XIP][9:0]),
+    .reg_dat_i     (s_wdat[S_XIP]),
+    .reg_sel_i     (s_sel[S_XIP]),
+    .reg_dat_o     (s_rdat[S_XIP]),
+    .reg_ack_o     (s_ack[S_XIP]),
+    .reg_err_o     (s_err[S_XIP]),
+    .otp_kek_i     (otp_kek_i),
+    .flash_sck_o   (flash_sck_o),
+    .flash_cs_no   (flash_cs_no),
+    .flash_io_o    (flash_io_o),
+    .flash_io_oe_o (flash_io_oe_o),
+    .flash_io_i    (flash_io_i)
+  );
+
   // Line IRQ_BUS_ERR is raised inside sysctrl; lines without a source stay low.
   assign irq_src = 32'(aes_irq) << IRQ_AES;
 
@@ -261,6 +309,7 @@ module aesoc_top
   logic unused;
   assign unused = ^{s_adr[S_SYSCTRL][29:10], s_cti[S_SYSCTRL], s_bte[S_SYSCTRL], irq_src[IRQ_BUS_ERR],
                     s_adr[S_AES][29:10], s_cti[S_AES], s_bte[S_AES], aes_dma_in_req, aes_dma_out_req,
+                    s_adr[S_XIP][29:10], s_cti[S_XIP], s_bte[S_XIP],
                     bus_prio[7:NUM_MASTERS]};
 
 endmodule
