@@ -46,7 +46,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     config = soc.load_config(args.config)
     target = Path(args.firmware)
     if target.is_dir():
-        elf = firmware.build(target.resolve(), config, cflags=tuple(args.cflags.split())).elf
+        elf = firmware.build(target.resolve(), config, cflags=tuple(args.cflags.split()),
+                             libs=tuple(args.lib)).elf
     elif target.is_file():
         elf = target
     else:
@@ -119,6 +120,7 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("firmware")
     r.add_argument("--config", default="base")
     r.add_argument("--cflags", default="-O2", help="compiler flags when FIRMWARE is a folder")
+    r.add_argument("--lib", action="append", default=[], help="link fw/LIB too (repeatable), e.g. crypto")
     r.add_argument("--max-cycles", type=int, default=50_000_000)
     r.add_argument("--trace", type=Path, help="write an FST waveform to this file")
     r.add_argument("--trace-from", type=int, default=0, help="first traced cycle")

@@ -9,6 +9,8 @@ from aesoc.bench import Benchmark
 MODULES: tuple[str, ...] = (
     "platform",
     "interfaces",
+    "sw_aes",
+    "mbedtls_style",
 )
 
 

@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * AES variant SWC_AES_FIXSLICE: constant time, two blocks at once, fixsliced.
+ *
+ * Technique: Adomnicai and Peyrin, "Fixslicing AES-like Ciphers", TCHES 2021(1) (ePrint
+ * 2020/1123). This is an independent implementation of the idea for RV32 (no rotate
+ * instruction), written from the description below.
+ *
+ * Bitsliced state: eight 32-bit words s[b], word b holding bit b of all 32 bytes of two blocks;
+ * byte (row r, column c) of block k sits at bit 8r + 2c + k. A rotation of a word by 8 moves
+ * every row up by one, a rotation inside each byte by 2 moves every column by one.
+ *
+ * S-box: the Boyar-Peralta circuit (J. Boyar, R. Peralta, "A new combinational logic
+ * minimization technique with applications to cryptology", SEA 2010; 34 AND + 94 XOR here)
+ * without its four output NOTs; they add 0x63 to every byte, which passes unchanged through
+ * ShiftRows and MixColumns and is folded into every round key but the first. The inverse S-box
+ * is A^-1 o S o A^-1 with A the linear part of the S-box's affine map (inverse(x) =
+ * A^-1(S(x) + 0x63)), the constants again folded into the round keys.
+ *
+ * Fixslicing: ShiftRows is never computed. After k rounds the stored state is the true state
+ * with ShiftRows^k still to apply ("lag" k mod 4). MixColumns on the true state is, on the stored
+ * one, MixColumns with the row rotation R replaced by R_L: row r+1 taken from column c + L,
+ * i.e. a word rotation by 8 then a rotation inside each byte by 2L bits. Round keys are stored
+ * with ShiftRows^-L applied; the output is corrected once at the end (lag 2 for AES-128/256: rows
+ * 1 and 3 move by two columns; lag 0 for AES-192).
+ *
+ * Constant time: no table, no branch or address that depends on key or data (branches depend
+ * on the number of rounds, the mode and the length only). The key schedule uses the same
+ * bitsliced S-box.
+ */
+#include "swc_internal.h"
+
+#if defined(SWC_AES_FIXSLICE)
+
+/* The round functions must melt into their callers so the state stays in registers. */
+#define SWC_FS_INLINE static inline __attribute__((always_inline))
+
+const char swc_aes_impl_name[] = "fixslice";
+
+void swc_aes_impl_setup(void) {}
+
+/* Exchange the bits of a at positions p + n with the bits of b at positions p, p in m. */
+#define SWC_SWAPMOVE(a, b, m, n)                  \
+  do {                                            \
+    uint32_t t_ = ((b) ^ ((a) >> (n))) & (m);     \
+    (b) ^= t_;                                    \
+    (a) ^= t_ << (n);                             \
+  } while (0)
+
+/* Transpose, inside every byte lane, the 8 x 8 bit matrix (word j, bit b) -> (word b, bit j).
+ * Packing: word j = 2c + k is column c of block k; afterwards word b is bit slice b. Its own
+ * inverse, so it also unpacks. */
+SWC_FS_INLINE void swc_fs_transpose(uint32_t s[8]) {
+  SWC_SWAPMOVE(s[0], s[1], 0x55555555u, 1);
+  SWC_SWAPMOVE(s[2], s[3], 0x55555555u, 1);
+  SWC_SWAPMOVE(s[4], s[5], 0x55555555u, 1);
+  SWC_SWAPMOVE(s[6], s[7], 0x55555555u, 1);
+  SWC_SWAPMOVE(s[0], s[2], 0x33333333u, 2);
+  SWC_SWAPMOVE(s[1], s[3], 0x33333333u, 2);
+  SWC_SWAPMOVE(s[4], s[6], 0x33333333u, 2);
+  SWC_SWAPMOVE(s[5], s[7], 0x33333333u, 2);
+  SWC_SWAPMOVE(s[0], s[4], 0x0f0f0f0fu, 4);
+  SWC_SWAPMOVE(s[1], s[5], 0x0f0f0f0fu, 4);
+  SWC_SWAPMOVE(s[2], s[6], 0x0f0f0f0fu, 4);
+  SWC_SWAPMOVE(s[3], s[7], 0x0f0f0f0fu, 4);
+}
+
+SWC_FS_INLINE void swc_fs_pack(uint32_t s[8], const uint32_t a[4], const uint32_t b[4]) {
+  s[0] = a[0], s[1] = b[0], s[2] = a[1], s[3] = b[1], s[4] = a[2], s[5] = b[2], s[6] = a[3], s[7] = b[3];
+  swc_fs_transpose(s);
+}
+
+SWC_FS_INLINE void swc_fs_unpack(uint32_t s[8], uint32_t a[4], uint32_t b[4]) {
+  swc_fs_transpose(s);
+  a[0] = s[0], b[0] = s[1], a[1] = s[2], b[1] = s[3], a[2] = s[4], b[2] = s[5], a[3] = s[6], b[3] = s[7];
+}
+
+/* S-box + 0x63 on every byte (Boyar-Peralta, output NOTs dropped). U0 is the most significant
+ * bit, i.e. slice 7. */
+SWC_FS_INLINE void swc_fs_sbox(uint32_t s[8]) {
+  const uint32_t u0 = s[7], u1 = s[6], u2 = s[5], u3 = s[4], u4 = s[3], u5 = s[2], u6 = s[1], u7 = s[0];
+  /* top linear layer */
+  const uint32_t t1 = u0 ^ u3, t2 = u0 ^ u5, t3 = u0 ^ u6, t4 = u3 ^ u5, t5 = u4 ^ u6;
+  const uint32_t t6 = t1 ^ t5, t7 = u1 ^ u2, t8 = u7 ^ t6, t9 = u7 ^ t7, t10 = t6 ^ t7;
+  const uint32_t t11 = u1 ^ u5, t12 = u2 ^ u5, t13 = t3 ^ t4, t14 = t6 ^ t11, t15 = t5 ^ t11;
+  const uint32_t t16 = t5 ^ t12, t17 = t9 ^ t16, t18 = u3 ^ u7, t19 = t7 ^ t18, t20 = t1 ^ t19;
+  const uint32_t t21 = u6 ^ u7, t22 = t7 ^ t21, t23 = t2 ^ t22, t24 = t2 ^ t10, t25 = t20 ^ t17;
+  const uint32_t t26 = t3 ^ t16, t27 = t1 ^ t12;
+  /* shared non-linear middle: inversion in GF(2^8) through GF(2^4) */
+  const uint32_t m1 = t13 & t6, m2 = t23 & t8, m3 = t14 ^ m1, m4 = t19 & u7, m5 = m4 ^ m1;
+  const uint32_t m6 = t3 & t16, m7 = t22 & t9, m8 = t26 ^ m6, m9 = t20 & t17, m10 = m9 ^ m6;
+  const uint32_t m11 = t1 & t15, m12 = t4 & t27, m13 = m12 ^ m11, m14 = t2 & t10, m15 = m14 ^ m11;
+  const uint32_t m16 = m3 ^ m2, m17 = m5 ^ t24, m18 = m8 ^ m7, m19 = m10 ^ m15, m20 = m16 ^ m13;
+  const uint32_t m21 = m17 ^ m15, m22 = m18 ^ m13, m23 = m19 ^ t25, m24 = m22 ^ m23;
+  const uint32_t m25 = m22 & m20, m26 = m21 ^ m25, m27 = m20 ^ m21, m28 = m23 ^ m25;
+  const uint32_t m29 = m28 & m27, m30 = m26 & m24, m31 = m20 & m23, m32 = m27 & m31;
+  const uint32_t m33 = m27 ^ m25, m34 = m21 & m22, m35 = m24 & m34, m36 = m24 ^ m25;
+  const uint32_t m37 = m21 ^ m29, m38 = m32 ^ m33, m39 = m23 ^ m30, m40 = m35 ^ m36;
+  const uint32_t m41 = m38 ^ m40, m42 = m37 ^ m39, m43 = m37 ^ m38, m44 = m39 ^ m40, m45 = m42 ^ m41;
+  const uint32_t m46 = m44 & t6, m47 = m40 & t8, m48 = m39 & u7, m49 = m43 & t16, m50 = m38 & t9;
+  const uint32_t m51 = m37 & t17, m52 = m42 & t15, m53 = m45 & t27, m54 = m41 & t10, m55 = m44 & t13;
+  const uint32_t m56 = m40 & t23, m57 = m39 & t19, m58 = m43 & t3, m59 = m38 & t22, m60 = m37 & t20;
+  const uint32_t m61 = m42 & t1, m62 = m45 & t4, m63 = m41 & t2;
+  /* bottom linear layer */
+  const uint32_t l0 = m61 ^ m62, l1 = m50 ^ m56, l2 = m46 ^ m48, l3 = m47 ^ m55, l4 = m54 ^ m58;
+  const uint32_t l5 = m49 ^ m61, l6 = m62 ^ l5, l7 = m46 ^ l3, l8 = m51 ^ m59, l9 = m52 ^ m53;
+  const uint32_t l10 = m53 ^ l4, l11 = m60 ^ l2, l12 = m48 ^ m51, l13 = m50 ^ l0, l14 = m52 ^ m61;
+  const uint32_t l15 = m55 ^ l1, l16 = m56 ^ l0, l17 = m57 ^ l1, l18 = m58 ^ l8, l19 = m63 ^ l4;
+  const uint32_t l20 = l0 ^ l1, l21 = l1 ^ l7, l22 = l3 ^ l12, l23 = l18 ^ l2, l24 = l15 ^ l9;
+  const uint32_t l25 = l6 ^ l10, l26 = l7 ^ l9, l27 = l8 ^ l10, l28 = l11 ^ l14, l29 = l11 ^ l17;
+  s[7] = l6 ^ l24;
+  s[6] = l16 ^ l26;
+  s[5] = l19 ^ l28;
+  s[4] = l6 ^ l21;
+  s[3] = l20 ^ l22;
+  s[2] = l25 ^ l29;
+  s[1] = l13 ^ l27;
+  s[0] = l6 ^ l23;
+}
+
+/* A^-1, the linear part of the inverse affine map (FIPS-197 5.3.2):
+ * bit i <- bits i+2, i+5, i+7 (mod 8). */
+SWC_FS_INLINE void swc_fs_inv_affine(uint32_t s[8]) {
+  const uint32_t x0 = s[0], x1 = s[1], x2 = s[2], x3 = s[3], x4 = s[4], x5 = s[5], x6 = s[6], x7 = s[7];
+  s[0] = x2 ^ x5 ^ x7;
+  s[1] = x3 ^ x6 ^ x0;
+  s[2] = x4 ^ x7 ^ x1;
+  s[3] = x5 ^ x0 ^ x2;
+  s[4] = x6 ^ x1 ^ x3;
+  s[5] = x7 ^ x2 ^ x4;
+  s[6] = x0 ^ x3 ^ x5;
+  s[7] = x1 ^ x4 ^ x6;
+}
+
+/* Inverse S-box of (x + 0x63) on every byte: the 0x63 comes from the round keys. */
+SWC_FS_INLINE void swc_fs_inv_sbox(uint32_t s[8]) {
+  swc_fs_inv_affine(s);
+  swc_fs_sbox(s);
+  swc_fs_inv_affine(s);
+}
+
+SWC_FS_INLINE void swc_fs_ark(uint32_t s[8], const uint32_t *rk) {
+  s[0] ^= rk[0], s[1] ^= rk[1], s[2] ^= rk[2], s[3] ^= rk[3];
+  s[4] ^= rk[4], s[5] ^= rk[5], s[6] ^= rk[6], s[7] ^= rk[7];
+}
+
+/* Rotations inside every byte by 2, 4 and 6 bits (one, two, three columns). */
+#define SWC_BROR2(x) ((((x) >> 2) & 0x3f3f3f3fu) | (((x) << 6) & 0xc0c0c0c0u))
+#define SWC_BROR4(x) ((((x) >> 4) & 0x0f0f0f0fu) | (((x) << 4) & 0xf0f0f0f0u))
+#define SWC_BROR6(x) ((((x) >> 6) & 0x03030303u) | (((x) << 2) & 0xfcfcfcfcu))
+
+/* R_L: row r + 1, column c + L, and R_L applied twice. Lags 0 and 2 get their own code; lags 1
+ * and 3 share one body whose byte rotation (2 or 6 bits) is a run-time amount, which keeps the
+ * round loop inside the 4 KB instruction cache. */
+typedef struct {
+  unsigned lag;     /* 0, 2, or 1 for the shared body of lags 1 and 3 */
+  unsigned sh, shl; /* lags 1/3: byte rotation right by sh, i.e. (x >> sh) | (x << shl) */
+  uint32_t lo, hi;  /* lags 1/3: masks of the two parts */
+} swc_fs_lag;
+
+SWC_FS_INLINE uint32_t swc_fs_r1(uint32_t x, const swc_fs_lag *l) {
+  uint32_t y = swc_ror32(x, 8);
+  if (l->lag == 0) return y;
+  if (l->lag == 2) return SWC_BROR4(y);
+  return ((y >> l->sh) & l->lo) | ((y << l->shl) & l->hi);
+}
+
+SWC_FS_INLINE uint32_t swc_fs_r2(uint32_t x, const swc_fs_lag *l) {
+  uint32_t y = swc_ror32(x, 16);
+  return l->lag == 1 ? SWC_BROR4(y) : y;
+}
+
+/* MixColumns at lag L: out = 2 t + R(s) + R^2(t) with t = s + R(s), where 2 t is xtime on the
+ * slices (x^8 = x^4 + x^3 + x + 1: slice 7 feeds slices 0, 1, 3, 4). */
+SWC_FS_INLINE void swc_fs_mix(uint32_t s[8], const swc_fs_lag *l) {
+  const uint32_t r7 = swc_fs_r1(s[7], l), t7 = s[7] ^ r7;
+  uint32_t r = swc_fs_r1(s[0], l), t = s[0] ^ r, prev;
+  s[0] = t7 ^ r ^ swc_fs_r2(t, l);
+  prev = t, r = swc_fs_r1(s[1], l), t = s[1] ^ r;
+  s[1] = prev ^ t7 ^ r ^ swc_fs_r2(t, l);
+  prev = t, r = swc_fs_r1(s[2], l), t = s[2] ^ r;
+  s[2] = prev ^ r ^ swc_fs_r2(t, l);
+  prev = t, r = swc_fs_r1(s[3], l), t = s[3] ^ r;
+  s[3] = prev ^ t7 ^ r ^ swc_fs_r2(t, l);
+  prev = t, r = swc_fs_r1(s[4], l), t = s[4] ^ r;
+  s[4] = prev ^ t7 ^ r ^ swc_fs_r2(t, l);
+  prev = t, r = swc_fs_r1(s[5], l), t = s[5] ^ r;
+  s[5] = prev ^ r ^ swc_fs_r2(t, l);
+  prev = t, r = swc_fs_r1(s[6], l), t = s[6] ^ r;
+  s[6] = prev ^ r ^ swc_fs_r2(t, l);
+  s[7] = t ^ r7 ^ swc_fs_r2(t7, l);
+}
+
+/* InvMixColumns at lag L = MixColumns o (5 + 4 R^2) (swc_inv_mix_column explains the split). */
+SWC_FS_INLINE void swc_fs_inv_mix(uint32_t s[8], const swc_fs_lag *lag) {
+  const uint32_t u0 = s[0] ^ swc_fs_r2(s[0], lag), u1 = s[1] ^ swc_fs_r2(s[1], lag);
+  const uint32_t u2 = s[2] ^ swc_fs_r2(s[2], lag), u3 = s[3] ^ swc_fs_r2(s[3], lag);
+  const uint32_t u4 = s[4] ^ swc_fs_r2(s[4], lag), u5 = s[5] ^ swc_fs_r2(s[5], lag);
+  const uint32_t u6 = s[6] ^ swc_fs_r2(s[6], lag), u7 = s[7] ^ swc_fs_r2(s[7], lag);
+  /* multiply u by x^2: slices 6 and 7 feed back through x^8 + x^4 + x^3 + x + 1 */
+  s[0] ^= u6;
+  s[1] ^= u6 ^ u7;
+  s[2] ^= u0 ^ u7;
+  s[3] ^= u1 ^ u6;
+  s[4] ^= u2 ^ u6 ^ u7;
+  s[5] ^= u3 ^ u7;
+  s[6] ^= u4;
+  s[7] ^= u5;
+  swc_fs_mix(s, lag);
+}
+
+/* Undo the lag left after the last round: 0 or 2 (rows 1 and 3 move by two columns). */
+SWC_FS_INLINE void swc_fs_unlag(uint32_t w[4], unsigned lag) {
+  if (lag == 2) {
+    uint32_t a = w[0], b = w[1];
+    w[0] = (a & 0x00ff00ffu) | (w[2] & 0xff00ff00u);
+    w[1] = (b & 0x00ff00ffu) | (w[3] & 0xff00ff00u);
+    w[2] = (w[2] & 0x00ff00ffu) | (a & 0xff00ff00u);
+    w[3] = (w[3] & 0x00ff00ffu) | (b & 0xff00ff00u);
+  }
+}
+
+/* (Inv)MixColumns at lag 0..3: three bodies, chosen per round. */
+SWC_FS_INLINE void swc_fs_lag_mix(uint32_t s[8], unsigned lag, int inverse) {
+  if (lag & 1) {
+    unsigned sh = lag == 1 ? 2u : 6u;
+    uint32_t lo = 0x01010101u * (0xffu >> sh);
+    const swc_fs_lag l = {1, sh, 8u - sh, lo, ~lo};
+    inverse ? swc_fs_inv_mix(s, &l) : swc_fs_mix(s, &l);
+  } else if (lag == 2) {
+    const swc_fs_lag l = {2, 0, 0, 0, 0};
+    inverse ? swc_fs_inv_mix(s, &l) : swc_fs_mix(s, &l);
+  } else {
+    const swc_fs_lag l = {0, 0, 0, 0, 0};
+    inverse ? swc_fs_inv_mix(s, &l) : swc_fs_mix(s, &l);
+  }
+}
+
+/* Encrypt the two blocks held in s (bitsliced): one S-box and four MixColumns (one per lag) in
+ * the code, the round loop picks the lag. */
+SWC_FS_INLINE void swc_fs_encrypt(const uint32_t *rk, unsigned nr, uint32_t s[8]) {
+  uint32_t x[8] = {s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]};
+  swc_fs_ark(x, rk);
+  for (unsigned r = 1;; ++r) {
+    rk += 8;
+    swc_fs_sbox(x);
+    if (r == nr) break;
+    swc_fs_lag_mix(x, r & 3, 0);
+    swc_fs_ark(x, rk);
+  }
+  swc_fs_ark(x, rk);
+  s[0] = x[0], s[1] = x[1], s[2] = x[2], s[3] = x[3], s[4] = x[4], s[5] = x[5], s[6] = x[6], s[7] = x[7];
+}
+
+/* Decrypt (straight inverse cipher); decryption round key i is stored at rk + 8 i, with the lag
+ * (i - nr) mod 4 of the round that adds it. */
+SWC_FS_INLINE void swc_fs_decrypt(const uint32_t *rk, unsigned nr, uint32_t s[8]) {
+  uint32_t x[8] = {s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]};
+  const uint32_t *k = rk + 8 * nr;
+  swc_fs_ark(x, k);
+  for (unsigned i = nr - 1;; --i) {
+    k -= 8;
+    swc_fs_inv_sbox(x);
+    swc_fs_ark(x, k);
+    if (i == 0) break;
+    swc_fs_lag_mix(x, (i - nr) & 3, 1);
+  }
+  s[0] = x[0], s[1] = x[1], s[2] = x[2], s[3] = x[3], s[4] = x[4], s[5] = x[5], s[6] = x[6], s[7] = x[7];
+}
+
+/* ---- key schedule ----------------------------------------------------------------------- */
+
+static uint32_t swc_fs_subword(uint32_t w) {
+  uint32_t s[8], a[4] = {w, 0, 0, 0}, b[4] = {0, 0, 0, 0};
+  swc_fs_pack(s, a, b);
+  swc_fs_sbox(s);
+  swc_fs_unpack(s, a, b);
+  return a[0] ^ 0x63636363u;
+}
+
+/* Store round key `k` (4 words) bitsliced for both blocks, with ShiftRows^-lag applied and
+ * 0x63 added when `affine` is set. */
+static void swc_fs_store_key(uint32_t *out, const uint32_t k[4], unsigned lag, int affine) {
+  uint32_t w[4];
+  for (unsigned c = 0; c < 4; ++c) {
+    uint32_t v = 0;
+    for (unsigned r = 0; r < 4; ++r) v |= k[(c - lag * r) & 3] & (0xffu << (8 * r));
+    w[c] = affine ? v ^ 0x63636363u : v;
+  }
+  swc_fs_pack(out, w, w);
+}
+
+void swc_aes_impl_key_enc(uint32_t *rk, const uint32_t *key, unsigned nk) {
+  uint32_t w[60];
+  unsigned nr = nk + 6;
+  swc_aes_expand(w, key, nk, swc_fs_subword);
+  for (unsigned i = 0; i <= nr; ++i) swc_fs_store_key(rk + 8 * i, w + 4 * i, i & 3, i > 0);
+  for (unsigned i = 0; i < 60; ++i) ((volatile uint32_t *)w)[i] = 0;
+}
+
+void swc_aes_impl_key_dec(uint32_t *rk, const uint32_t *key, unsigned nk) {
+  uint32_t w[60];
+  unsigned nr = nk + 6;
+  swc_aes_expand(w, key, nk, swc_fs_subword);
+  /* the round adding key i has lag (i - nr) mod 4 */
+  for (unsigned i = 0; i <= nr; ++i) swc_fs_store_key(rk + 8 * i, w + 4 * i, (i - nr) & 3, i > 0);
+  for (unsigned i = 0; i < 60; ++i) ((volatile uint32_t *)w)[i] = 0;
+}
+
+/* ---- modes -------------------------------------------------------------------------------- */
+
+/* Two blocks through the cipher: a, b in and out as column words. Inlined into each mode loop
+ * so that a loop, its cipher and its packing lie together in the instruction cache. */
+SWC_FS_INLINE void swc_fs_two(const swc_aes_ctx *ctx, int decrypt, uint32_t a[4], uint32_t b[4]) {
+  uint32_t s[8];
+  unsigned nr = ctx->rounds;
+  swc_fs_pack(s, a, b);
+  if (decrypt) {
+    swc_fs_decrypt(ctx->rk, nr, s);
+  } else {
+    swc_fs_encrypt(ctx->rk, nr, s);
+  }
+  swc_fs_unpack(s, a, b);
+  swc_fs_unlag(a, nr & 3);
+  swc_fs_unlag(b, nr & 3);
+}
+
+void swc_aes_impl_encrypt(const swc_aes_ctx *ctx, swc_mode mode, uint32_t chain[4],
+                          const uint32_t *in, uint32_t *out, size_t nblocks) {
+  uint32_t a[4], b[4];
+  while (nblocks > 0) {
+    /* CBC encryption is serial: one block per call of the cipher, the other lane idle. */
+    size_t n = (nblocks >= 2 && mode != SWC_MODE_CBC) ? 2 : 1;
+    for (int c = 0; c < 4; ++c) {
+      if (mode == SWC_MODE_CTR) {
+        a[c] = chain[c];
+      } else {
+        a[c] = in[c] ^ (mode == SWC_MODE_CBC ? chain[c] : 0);
+        b[c] = n == 2 ? in[4 + c] : 0;
+      }
+    }
+    if (mode == SWC_MODE_CTR) {
+      swc_ctr_increment(chain);
+      for (int c = 0; c < 4; ++c) b[c] = chain[c];
+      if (n == 2) swc_ctr_increment(chain);
+    }
+    swc_fs_two(ctx, 0, a, b);
+    for (int c = 0; c < 4; ++c) {
+      if (mode == SWC_MODE_CTR) {
+        a[c] ^= in[c];
+        if (n == 2) b[c] ^= in[4 + c];
+      } else if (mode == SWC_MODE_CBC) {
+        chain[c] = a[c];
+      }
+      out[c] = a[c];
+      if (n == 2) out[4 + c] = b[c];
+    }
+    in += 4 * n;
+    out += 4 * n;
+    nblocks -= n;
+  }
+}
+
+void swc_aes_impl_decrypt(const swc_aes_ctx *ctx, swc_mode mode, uint32_t chain[4],
+                          const uint32_t *in, uint32_t *out, size_t nblocks) {
+  uint32_t a[4], b[4], x[8];
+  while (nblocks > 0) {
+    size_t n = nblocks >= 2 ? 2 : 1;
+    for (int c = 0; c < 4; ++c) {
+      a[c] = x[c] = in[c];
+      b[c] = x[4 + c] = n == 2 ? in[4 + c] : 0;
+    }
+    swc_fs_two(ctx, 1, a, b);
+    if (mode == SWC_MODE_CBC) {
+      for (int c = 0; c < 4; ++c) {
+        a[c] ^= chain[c];
+        b[c] ^= x[c];
+        chain[c] = x[4 * (n - 1) + c];
+      }
+    }
+    for (int c = 0; c < 4; ++c) {
+      out[c] = a[c];
+      if (n == 2) out[4 + c] = b[c];
+    }
+    in += 4 * n;
+    out += 4 * n;
+    nblocks -= n;
+  }
+}
+
+#endif /* SWC_AES_FIXSLICE */
