@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from aesoc import firmware, report, soc
+from aesoc import firmware, image, report, soc
 from aesoc.bench import BenchContext
 from aesoc.bench.registry import benchmarks
 from aesoc.run import run
@@ -106,6 +106,19 @@ def cmd_lint(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_image_encrypt(args: argparse.Namespace) -> int:
+    r = image.encrypt(Path(args.firmware), Path(args.description), Path(args.output))
+    print(f"image: {args.output} ({r.image_bytes} bytes, {r.firmware_bytes} firmware bytes, "
+          f"{len(r.contexts)} encrypted regions)")
+    return 0
+
+
+def cmd_image_verify(args: argparse.Namespace) -> int:
+    r = image.verify(Path(args.image), Path(args.description), Path(args.firmware) if args.firmware else None)
+    print("image OK: key table" + (" and every byte" if r.checked_firmware else "") + " match the description")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="aesoc", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
@@ -136,6 +149,19 @@ def parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("report", help="render results/report.md and report.html")
     rp.add_argument("--results", default=str(RESULTS))
     rp.set_defaults(func=cmd_report)
+
+    im = sub.add_parser("image", help="build and check XIP flash images with OTFAD regions")
+    isub = im.add_subparsers(dest="image_command", required=True)
+    e = isub.add_parser("encrypt", help="firmware ELF/binary + TOML description -> flash image")
+    e.add_argument("firmware")
+    e.add_argument("description")
+    e.add_argument("-o", "--output", required=True)
+    e.set_defaults(func=cmd_image_encrypt)
+    v = isub.add_parser("verify", help="check an image against its description (and firmware)")
+    v.add_argument("image")
+    v.add_argument("description")
+    v.add_argument("firmware", nargs="?")
+    v.set_defaults(func=cmd_image_verify)
 
     li = sub.add_parser("lint", help="verilator --lint-only -Wall over the SoC")
     li.add_argument("--config", default="base")

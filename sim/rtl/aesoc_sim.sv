@@ -16,7 +16,9 @@ module aesoc_sim #(
 ) (
   input  wire logic         clk_i,
   input  wire logic         rst_ni,
+  /* verilator tracing_off */
   input  wire logic [127:0] otp_kek_i,  // set by the harness (--kek)
+  /* verilator tracing_on */
   output logic              exit_valid_o,
   output logic [7:0]        exit_code_o,
   output logic              console_valid_o,

@@ -21,8 +21,10 @@ module aesoc_top
 ) (
   input  wire logic       clk_i,
   input  wire logic       rst_ni,
+  /* verilator tracing_off */
   // Key-encryption key from one-time-programmable storage; reaches only the XIP key unwrap.
   input  wire logic [127:0] otp_kek_i,
+  /* verilator tracing_on */
   // QSPI flash pins
   output logic            flash_sck_o,
   output logic            flash_cs_no,

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * xip driver: the XIP flash controller with on-the-fly AES-CTR decryption (OTFAD).
+ *
+ * Every call takes the base address of the controller's register window, so the driver does
+ * not depend on where the SoC maps it. Typical boot code (the image comes from
+ * `aesoc image encrypt`, which puts the key table at the description's key_table offset):
+ *
+ *   xip_configure(XIP_REGS, 2, XIP_CMD_QUAD_IO, 4, 1);          // SCK = clk/2, 0xEB, continuous
+ *   int n = xip_load_key_table(XIP_REGS, (const volatile uint32_t *)(FLASH_UNCACHED + 0x400));
+ *   if (n < 0) ... handle XIP_ERR_*; else n contexts decrypt from now on
+ *
+ * Keys never pass through software in clear: the table holds RFC 3394 wrapped keys that the
+ * controller unwraps with its OTP key-encryption key. Waits are bounded.
+ */
+#ifndef XIP_H
+#define XIP_H
+
+#include <stdint.h>
+
+typedef enum {
+  XIP_CMD_READ = 0,      /* 0x03, no dummy clocks */
+  XIP_CMD_FAST = 1,      /* 0x0B */
+  XIP_CMD_QUAD_OUT = 2,  /* 0x6B */
+  XIP_CMD_QUAD_IO = 3,   /* 0xEB, mode bits, optional continuous-read mode */
+} xip_cmd_t;
+
+typedef enum {
+  XIP_OK = 0,
+  XIP_ERR_UNWRAP = -1,   /* the key blob failed the RFC 3394 integrity check */
+  XIP_ERR_LOCKED = -2,   /* the context is locked */
+  XIP_ERR_TABLE = -3,    /* no valid key table at that address */
+  XIP_ERR_TIMEOUT = -4,  /* the unwrap engine did not finish */
+} xip_result_t;
+
+#define XIP_CTX_ENABLE 1u
+#define XIP_CTX_LOCK 2u
+
+/* Read command, SCK divider (>= 2), dummy clocks and continuous-read mode (0xEB only). Ends the
+ * open flash transaction and empties the prefetch buffer. */
+void xip_configure(uintptr_t regs, unsigned div, xip_cmd_t cmd, unsigned dummy, int cont);
+
+/* End the open flash transaction and empty the prefetch buffer. */
+void xip_flush(uintptr_t regs);
+
+/* Unwrap a 24-byte blob (six words in memory order) into context ctx. */
+xip_result_t xip_unwrap(uintptr_t regs, unsigned ctx, const volatile uint32_t *blob);
+
+/* Unwrap the key, then set nonce (two words in memory order), [start, end) and flags
+ * (XIP_CTX_ENABLE, XIP_CTX_LOCK). */
+xip_result_t xip_set_context(uintptr_t regs, unsigned ctx, const volatile uint32_t *blob,
+                             const volatile uint32_t *nonce, uint32_t start, uint32_t end,
+                             uint32_t flags);
+
+/* Program every context of a key table written by `aesoc image encrypt`; returns the number of
+ * contexts or an xip_result_t error. */
+int xip_load_key_table(uintptr_t regs, const volatile uint32_t *table);
+
+#endif

@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: Apache-2.0
+"""pytest entry for the XIP controller: the cocotb tests (controller + flash model) and a check
+that no key-bearing signal is declared for waveform tracing."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from aesoc import regs
+from aesoc.cocotb_flow import run_cocotb
+from aesoc.toolchain import REPO, verilator_bin, verilator_lock
+
+TESTS = Path(__file__).resolve().parent
+RTL = TESTS.parent / "rtl"
+AES = REPO / "ip" / "aes" / "rtl"
+
+# Signals that carry a key, the KEK or unwrap intermediates; AES core instances as a whole.
+SECRET_SIGNALS = {"otp_kek_i", "kek_i", "key_q", "key_i", "key_o", "kw_key", "aes_key", "aes_in", "aes_out",
+                  "a_q", "a_d", "r1_q", "r1_d", "r2_q", "r2_d", "ks_q", "ks_d"}
+SECRET_SCOPES = {"u_aes"}
+
+
+def sources() -> list[Path]:
+    (block,) = [b for b in regs.generate_all() if b.name == "xip"]
+    return [
+        TESTS / "waivers.vlt",
+        AES / "aes_pkg.sv", AES / "aes_sbox.sv", AES / "aes_round.sv", AES / "aes_key_expand.sv",
+        AES / "aes_cipher_core.sv",
+        block.sv,
+        RTL / "xip_seq.sv", RTL / "xip_otfad.sv", RTL / "xip_keywrap.sv", RTL / "xip_core.sv", RTL / "xip.sv",
+        REPO / "ip" / "qspi_flash" / "rtl" / "qspi_flash.sv",
+        TESTS / "tb_xip.sv",
+    ]
+
+
+@pytest.mark.parametrize("prefetch_words,testcases", [
+    (16, None),
+    # A FlexSPI-sized 4 KB buffer: the tests whose behaviour depends on the buffer size.
+    (1024, ["prefetch", "random_reads", "bandwidth", "zero_added_cycles"]),
+])
+def test_xip(prefetch_words: int, testcases: list[str] | None) -> None:
+    run_cocotb(
+        toplevel="tb_xip",
+        sources=sources(),
+        test_module="cocotb_xip",
+        test_dir=TESTS,
+        parameters={"PrefetchWords": prefetch_words},
+        build_args=["--timescale", "1ns/1ps", "--assert", "-DASSERT_ON"],
+        extra_env={"XIP_PREFETCH_WORDS": str(prefetch_words)},
+        testcase=testcases,
+    )
+
+
+def test_key_material_not_traced(tmp_path: Path) -> None:
+    """Verilate the bench with tracing (C++ only, no compile) and read the trace declarations."""
+    cmd = [verilator_bin(), "--cc", "--trace-vcd", "--timescale", "1ns/1ps", "--top-module", "tb_xip",
+           "--Mdir", str(tmp_path), *[str(s) for s in sources()]]
+    with verilator_lock():
+        subprocess.run(cmd, check=True, capture_output=True, text=True)
+    text = "".join(p.read_text() for p in tmp_path.glob("*Trace*Slow.cpp"))
+    names = set(re.findall(r'VL_TRACE_DECL_\w+\(tracep,[^"]*"([^"]+)"', text))
+    scopes = set(re.findall(r'VL_TRACE_PUSH_PREFIX\(tracep, "([^"]+)"', text))
+    assert "u_keywrap" in scopes and "wb_adr_i" in names, "trace declarations not found"
+    assert not names & SECRET_SIGNALS, f"traced: {sorted(names & SECRET_SIGNALS)}"
+    assert not scopes & SECRET_SCOPES, f"traced: {sorted(scopes & SECRET_SCOPES)}"
