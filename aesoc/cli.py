@@ -125,13 +125,13 @@ def parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("build", help="build the SoC model and firmware (cached)")
     b.add_argument("programs", nargs="*", help="firmware folders (default: all of fw/tests and fw/bench)")
-    b.add_argument("--config", default="base", help="SoC configuration (soc/configs/NAME.toml)")
+    b.add_argument("--config", default="full", help="SoC configuration (soc/configs/NAME.toml)")
     b.add_argument("--trace", action="store_true", help="build the model with FST tracing")
     b.set_defaults(func=cmd_build)
 
     r = sub.add_parser("run", help="run firmware (an ELF, or a folder to build) on the SoC")
     r.add_argument("firmware")
-    r.add_argument("--config", default="base")
+    r.add_argument("--config", default="full")
     r.add_argument("--cflags", default="-O2", help="compiler flags when FIRMWARE is a folder")
     r.add_argument("--lib", action="append", default=[], help="link fw/LIB too (repeatable), e.g. crypto")
     r.add_argument("--max-cycles", type=int, default=50_000_000)
@@ -164,7 +164,7 @@ def parser() -> argparse.ArgumentParser:
     v.set_defaults(func=cmd_image_verify)
 
     li = sub.add_parser("lint", help="verilator --lint-only -Wall over the SoC")
-    li.add_argument("--config", default="base")
+    li.add_argument("--config", default="full")
     li.set_defaults(func=cmd_lint)
     return p
 

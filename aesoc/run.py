@@ -66,7 +66,7 @@ def run(sim: Path, elf: Path, *, max_cycles: int = 50_000_000, trace: Path | Non
     )
 
 
-def build_and_run(program_dir: Path, config_name: str = "base", *, name: str | None = None,
+def build_and_run(program_dir: Path, config_name: str = "full", *, name: str | None = None,
                   cflags: tuple[str, ...] = ("-O2",), libs: tuple[str, ...] = (),
                   max_cycles: int = 50_000_000) -> tuple[RunResult, str]:
     """Build the SoC model and one program, run it; return the result and a line naming the run."""

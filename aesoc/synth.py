@@ -6,10 +6,11 @@ Verilator build for the two cores.
 
 from __future__ import annotations
 
-import json
+import resource
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ from aesoc.toolchain import ToolError, verilator_lock
 @dataclass(frozen=True)
 class SynthResult:
     top: str
-    parameters: dict[str, int]
+    parameters: dict[str, int | str]
     lut4: int  # SB_LUT4 cells
     ff: int  # every SB_DFF* cell
     carry: int  # SB_CARRY cells (adders), reported beside the LUTs
@@ -31,28 +32,36 @@ class SynthResult:
 def synth_ice40(
     top: str,
     sources: Sequence[Path],
-    parameters: Mapping[str, int] | None = None,
+    parameters: Mapping[str, int | str] | None = None,
     timeout_s: float = 3600.0,
+    flatten: bool = True,
+    mem_limit_gb: int = 12,
 ) -> SynthResult:
-    """Synthesise `top` from SystemVerilog `sources` with `parameters` overridden; count cells."""
+    """Synthesise `top` from SystemVerilog `sources` with `parameters` overridden; count cells.
+
+    flatten=False keeps the hierarchy (`synth_ice40 -noflatten`): each module is mapped once per
+    parameter set and the counts are summed over instances, which keeps deep unrolled designs
+    within memory at the cost of optimisation across module boundaries. Yosys runs with its
+    address space capped at mem_limit_gb, so a run that blows up fails instead of starving the
+    machine.
+    """
     yosys = shutil.which("yosys")
     if yosys is None:
         raise ToolError("yosys not found: install Debian's yosys (apt-get install yosys)")
     params = dict(parameters or {})
     with tempfile.TemporaryDirectory(prefix="aesoc_synth_") as tmp:
-        stat_file = Path(tmp) / "stat.json"
+        stat_file = Path(tmp) / "stat.txt"
         script = Path(tmp) / "synth.ys"
         if any(" " in str(s) for s in sources):
             raise ToolError(f"yosys scripts cannot name source paths with spaces: {sources}")
         lines = [f"read_verilog -sv {' '.join(str(s) for s in sources)}"]
         lines += [f"chparam -set {name} {value} {top}" for name, value in sorted(params.items())]
         lines += [
-            f"synth_ice40 -top {top}",
-            f"tee -q -o {stat_file} stat -json",
+            f"synth_ice40 -top {top}{'' if flatten else ' -noflatten'}",
+            f"tee -q -o {stat_file} stat",
         ]
         script.write_text("\n".join(lines) + "\n")
-        import time
-
+        limit = mem_limit_gb << 30
         start = time.monotonic()
         with verilator_lock():
             proc = subprocess.run(
@@ -61,13 +70,14 @@ def synth_ice40(
                 text=True,
                 timeout=timeout_s,
                 check=False,
+                preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)),
             )
         seconds = time.monotonic() - start
         if proc.returncode != 0:
-            raise ToolError(f"yosys failed on {top} {params}:\n{proc.stdout[-4000:]}{proc.stderr[-4000:]}")
-        cells: dict[str, int] = {
-            str(k): int(v) for k, v in json.loads(stat_file.read_text())["design"]["num_cells_by_type"].items()
-        }
+            raise ToolError(
+                f"yosys failed (exit {proc.returncode}) on {top} {params}:\n{proc.stdout[-4000:]}{proc.stderr[-4000:]}"
+            )
+        cells = _cell_counts(stat_file.read_text())
     return SynthResult(
         top=top,
         parameters=params,
@@ -77,3 +87,18 @@ def synth_ice40(
         cells=cells,
         seconds=seconds,
     )
+
+
+def _cell_counts(stat_text: str) -> dict[str, int]:
+    """Cells by type from `stat` text: its last block is the whole design (the hierarchy totals
+    when the hierarchy is kept). Text, because Yosys 0.23 writes invalid `stat -json` for a
+    hierarchical design."""
+    if "Number of cells:" not in stat_text:
+        raise ToolError("yosys stat printed no cell counts")
+    cells: dict[str, int] = {}
+    for line in stat_text.rsplit("Number of cells:", 1)[1].splitlines()[1:]:
+        parts = line.split()
+        if len(parts) != 2 or not parts[1].isdigit():
+            break
+        cells[parts[0]] = int(parts[1])
+    return cells

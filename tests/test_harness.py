@@ -6,6 +6,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from aesoc import soc
 from aesoc.run import run
 from aesoc.toolchain import REPO, riscv_tool
@@ -66,8 +68,9 @@ def test_untraced_model_refuses_trace(sim: Path, build_fw: Callable[..., Path], 
     assert "built without tracing" in proc.stderr
 
 
-def test_soc_lint_clean(base_config: soc.SocConfig) -> None:
-    soc.lint(base_config)  # raises with Verilator's messages on any warning
+@pytest.mark.parametrize("config", soc.config_names())
+def test_soc_lint_clean(config: str) -> None:
+    soc.lint(soc.load_config(config))  # raises with Verilator's messages on any warning
 
 
 def test_repo_root_is_checkout() -> None:

@@ -40,6 +40,13 @@ def test_unmapped_access_reports_bus_error(run_fw: Callable[..., RunResult]) -> 
     assert "no trap" not in result.console
 
 
+def test_cfu_ops_answer_zero_without_coprocessor(run_fw: Callable[..., RunResult]) -> None:
+    """The base configuration has no CFU: a stray CFU op must answer 0, not hang the core."""
+    result = run_fw("tests/no_cfu")
+    assert result.status == "exit" and result.code == 0, result.console
+    assert result.records_of("no_cfu") == [{"kind": "no_cfu", "value": 0}]
+
+
 def test_runaway_firmware_is_stopped(run_fw: Callable[..., RunResult]) -> None:
     result = run_fw("tests/spin", max_cycles=20_000)
     assert result.status == "timeout"

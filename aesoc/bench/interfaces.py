@@ -20,7 +20,7 @@ from aesoc.soc import load_config
 from aesoc.toolchain import REPO, ToolError
 
 PROGRAM = REPO / "fw" / "bench" / "interfaces"
-CONFIG = "base"
+CONFIG = "full"
 # The fastest table-based variant of the software library (see the sw-aes benchmark).
 SW_VARIANT = "SWC_AES_UNROLLED"
 CFLAGS = ("-O2", f"-D{SW_VARIANT}")

@@ -7,9 +7,11 @@ module aesoc_sim #(
   parameter int unsigned Sram1Bytes           = 65536,
   parameter bit          AesCfu               = 1'b1,
   parameter int unsigned AesCfuRoundsPerCycle = 1,
+  parameter bit          AesMmio              = 1'b1,
   parameter int unsigned AesRoundsPerCycle    = 1,
   parameter bit          AesPipelined         = 1'b0,
   parameter int unsigned AesFifoDepth         = 2,
+  parameter bit          Xip                  = 1'b1,
   parameter int unsigned FlashBytes           = 16 * 1024 * 1024,
   parameter int unsigned XipPrefetchWords     = 16,
   parameter int unsigned XipRoundsPerCycle    = 1
@@ -34,9 +36,11 @@ module aesoc_sim #(
     .Sram1Bytes           (Sram1Bytes),
     .AesCfu               (AesCfu),
     .AesCfuRoundsPerCycle (AesCfuRoundsPerCycle),
+    .AesMmio              (AesMmio),
     .AesRoundsPerCycle    (AesRoundsPerCycle),
     .AesPipelined         (AesPipelined),
     .AesFifoDepth         (AesFifoDepth),
+    .Xip                  (Xip),
     .FlashBytes           (FlashBytes),
     .XipPrefetchWords     (XipPrefetchWords),
     .XipRoundsPerCycle    (XipRoundsPerCycle)

@@ -10,11 +10,13 @@ module aesoc_top
   // AES coprocessor on the CFU port (0: CFU ops answer 0)
   parameter bit          AesCfu             = 1'b1,
   parameter int unsigned AesCfuRoundsPerCycle = 1,
-  // Memory-mapped AES peripheral
+  // Memory-mapped AES peripheral (0: its window answers ERR)
+  parameter bit          AesMmio            = 1'b1,
   parameter int unsigned AesRoundsPerCycle  = 1,
   parameter bit          AesPipelined       = 1'b0,
   parameter int unsigned AesFifoDepth       = 2,
-  // XIP flash controller
+  // XIP flash controller (0: flash window and its registers answer ERR)
+  parameter bit          Xip                = 1'b1,
   parameter int unsigned FlashBytes         = 16 * 1024 * 1024,
   parameter int unsigned XipPrefetchWords   = 16,
   parameter int unsigned XipRoundsPerCycle  = 1
@@ -247,62 +249,90 @@ module aesoc_top
 
   logic aes_irq, aes_dma_in_req, aes_dma_out_req;
 
-  aes_wb #(
-    .RoundsPerCycle (AesRoundsPerCycle),
-    .Pipelined      (AesPipelined),
-    .InDepth        (AesFifoDepth),
-    .OutDepth       (AesFifoDepth)
-  ) u_aes (
-    .clk_i         (clk_i),
-    .rst_ni        (rst_ni),
-    .wb_cyc_i      (s_cyc[S_AES]),
-    .wb_stb_i      (s_stb[S_AES]),
-    .wb_we_i       (s_we[S_AES]),
-    .wb_adr_i      (s_adr[S_AES][9:0]),
-    .wb_dat_i      (s_wdat[S_AES]),
-    .wb_sel_i      (s_sel[S_AES]),
-    .wb_dat_o      (s_rdat[S_AES]),
-    .wb_ack_o      (s_ack[S_AES]),
-    .wb_err_o      (s_err[S_AES]),
-    .irq_o         (aes_irq),
-    .dma_in_req_o  (aes_dma_in_req),
-    .dma_out_req_o (aes_dma_out_req)
-  );
+  if (AesMmio) begin : gen_aes
+    aes_wb #(
+      .RoundsPerCycle (AesRoundsPerCycle),
+      .Pipelined      (AesPipelined),
+      .InDepth        (AesFifoDepth),
+      .OutDepth       (AesFifoDepth)
+    ) u_aes (
+      .clk_i         (clk_i),
+      .rst_ni        (rst_ni),
+      .wb_cyc_i      (s_cyc[S_AES]),
+      .wb_stb_i      (s_stb[S_AES]),
+      .wb_we_i       (s_we[S_AES]),
+      .wb_adr_i      (s_adr[S_AES][9:0]),
+      .wb_dat_i      (s_wdat[S_AES]),
+      .wb_sel_i      (s_sel[S_AES]),
+      .wb_dat_o      (s_rdat[S_AES]),
+      .wb_ack_o      (s_ack[S_AES]),
+      .wb_err_o      (s_err[S_AES]),
+      .irq_o         (aes_irq),
+      .dma_in_req_o  (aes_dma_in_req),
+      .dma_out_req_o (aes_dma_out_req)
+    );
+  end else begin : gen_no_aes
+    assign s_ack[S_AES]   = 1'b0;
+    assign s_err[S_AES]   = s_cyc[S_AES] & s_stb[S_AES];
+    assign s_rdat[S_AES]  = '0;
+    assign aes_irq        = 1'b0;
+    assign aes_dma_in_req = 1'b0;
+    assign aes_dma_out_req = 1'b0;
+    logic unused_aes;
+    assign unused_aes = ^{s_adr[S_AES][9:0], s_wdat[S_AES], s_sel[S_AES], s_we[S_AES]};
+  end
 
-  xip #(
-    .FlashBytes       (FlashBytes),
-    .PrefetchWords    (XipPrefetchWords),
-    .KsRoundsPerCycle (XipRoundsPerCycle)
-  ) u_xip (
-    .clk_i         (clk_i),
-    .rst_ni        (rst_ni),
-    .wb_cyc_i      (s_cyc[S_FLASH]),
-    .wb_stb_i      (s_stb[S_FLASH]),
-    .wb_we_i       (s_we[S_FLASH]),
-    .wb_adr_i      (s_adr[S_FLASH]),
-    .wb_dat_i      (s_wdat[S_FLASH]),
-    .wb_sel_i      (s_sel[S_FLASH]),
-    .wb_cti_i      (s_cti[S_FLASH]),
-    .wb_bte_i      (s_bte[S_FLASH]),
-    .wb_dat_o      (s_rdat[S_FLASH]),
-    .wb_ack_o      (s_ack[S_FLASH]),
-    .wb_err_o      (s_err[S_FLASH]),
-    .reg_cyc_i     (s_cyc[S_XIP]),
-    .reg_stb_i     (s_stb[S_XIP]),
-    .reg_we_i      (s_we[S_XIP]),
-    .reg_adr_i     (s_adr[S_XIP][9:0]),
-    .reg_dat_i     (s_wdat[S_XIP]),
-    .reg_sel_i     (s_sel[S_XIP]),
-    .reg_dat_o     (s_rdat[S_XIP]),
-    .reg_ack_o     (s_ack[S_XIP]),
-    .reg_err_o     (s_err[S_XIP]),
-    .otp_kek_i     (otp_kek_i),
-    .flash_sck_o   (flash_sck_o),
-    .flash_cs_no   (flash_cs_no),
-    .flash_io_o    (flash_io_o),
-    .flash_io_oe_o (flash_io_oe_o),
-    .flash_io_i    (flash_io_i)
-  );
+  if (Xip) begin : gen_xip
+    xip #(
+      .FlashBytes       (FlashBytes),
+      .PrefetchWords    (XipPrefetchWords),
+      .KsRoundsPerCycle (XipRoundsPerCycle)
+    ) u_xip (
+      .clk_i         (clk_i),
+      .rst_ni        (rst_ni),
+      .wb_cyc_i      (s_cyc[S_FLASH]),
+      .wb_stb_i      (s_stb[S_FLASH]),
+      .wb_we_i       (s_we[S_FLASH]),
+      .wb_adr_i      (s_adr[S_FLASH]),
+      .wb_dat_i      (s_wdat[S_FLASH]),
+      .wb_sel_i      (s_sel[S_FLASH]),
+      .wb_cti_i      (s_cti[S_FLASH]),
+      .wb_bte_i      (s_bte[S_FLASH]),
+      .wb_dat_o      (s_rdat[S_FLASH]),
+      .wb_ack_o      (s_ack[S_FLASH]),
+      .wb_err_o      (s_err[S_FLASH]),
+      .reg_cyc_i     (s_cyc[S_XIP]),
+      .reg_stb_i     (s_stb[S_XIP]),
+      .reg_we_i      (s_we[S_XIP]),
+      .reg_adr_i     (s_adr[S_XIP][9:0]),
+      .reg_dat_i     (s_wdat[S_XIP]),
+      .reg_sel_i     (s_sel[S_XIP]),
+      .reg_dat_o     (s_rdat[S_XIP]),
+      .reg_ack_o     (s_ack[S_XIP]),
+      .reg_err_o     (s_err[S_XIP]),
+      .otp_kek_i     (otp_kek_i),
+      .flash_sck_o   (flash_sck_o),
+      .flash_cs_no   (flash_cs_no),
+      .flash_io_o    (flash_io_o),
+      .flash_io_oe_o (flash_io_oe_o),
+      .flash_io_i    (flash_io_i)
+    );
+  end else begin : gen_no_xip
+    assign s_ack[S_FLASH]  = 1'b0;
+    assign s_err[S_FLASH]  = s_cyc[S_FLASH] & s_stb[S_FLASH];
+    assign s_rdat[S_FLASH] = '0;
+    assign s_ack[S_XIP]    = 1'b0;
+    assign s_err[S_XIP]    = s_cyc[S_XIP] & s_stb[S_XIP];
+    assign s_rdat[S_XIP]   = '0;
+    assign flash_sck_o     = 1'b0;
+    assign flash_cs_no     = 1'b1;
+    assign flash_io_o      = '0;
+    assign flash_io_oe_o   = '0;
+    logic unused_xip;
+    assign unused_xip = ^{otp_kek_i, flash_io_i, s_adr[S_FLASH], s_wdat[S_FLASH], s_sel[S_FLASH], s_we[S_FLASH],
+                          s_cti[S_FLASH], s_bte[S_FLASH], s_adr[S_XIP][9:0], s_wdat[S_XIP], s_sel[S_XIP],
+                          s_we[S_XIP]};
+  end
 
   // Line IRQ_BUS_ERR is raised inside sysctrl; lines without a source stay low.
   assign irq_src = 32'(aes_irq) << IRQ_AES;
