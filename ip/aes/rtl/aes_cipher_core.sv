@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: Apache-2.0
+// AES cipher core: iterative (1/2/3/5 rounds per cycle), fully unrolled, or unrolled and pipelined.
+
+`default_nettype none
+
+// Block interface: valid/ready in, valid/ready out. Each block carries a direction and a 128-bit
+// mask that travels with it and is XORed onto the cipher result (out = AES(block) ^ mask), which
+// lets the mode engine do CBC decryption and CTR without holding data outside the core.
+//
+// Round keys are computed on the fly from the cipher key (encryption, forward schedule) or from
+// the decryption key (the last window of the schedule, backward), which the core derives once per
+// key write: key_ready_o stays low while it does.
+//
+// Iterative (Pipelined = 0): a block is accepted with AddRoundKey(rk0) applied, then NS rounds
+// run per cycle for ceil(Nr / NS) cycles (NS = RoundsPerCycle, or the maximal Nr for full unroll),
+// and the result waits in the state register until taken; a new block may be accepted in the same
+// cycle. Cycles per block = latency = 1 + ceil(Nr / NS). Decryption key derivation takes
+// ceil(Nr / NS) cycles.
+//
+// Pipelined (RoundsPerCycle = 0, Pipelined = 1): one register stage per round, so a block enters
+// every cycle; latency 1 + Nr. The round keys come from an unregistered chain of key steps off the
+// key registers, which only change while the pipeline is empty. The whole pipeline stalls while
+// the result is not taken (in_ready_o depends on out_ready_i). Derivation takes one cycle.
+module aes_cipher_core #(
+  parameter int unsigned RoundsPerCycle = 1,     // 1, 2, 3 or 5; 0: full unroll
+  parameter bit          Pipelined      = 1'b0,  // 1: register every round (full unroll only)
+  parameter bit          DecEnable      = 1'b1,  // 0: encryption only
+  parameter int unsigned KeyLenMax      = 256    // 128: AES-128 only; 256: AES-128/192/256
+) (
+  input  logic         clk_i,
+  input  logic         rst_ni,
+  input  logic         clear_i,      // zeroise every register in one cycle
+
+  // Write-only key port; key_len_i is sampled with key_we_i, which is ignored while busy_o.
+  input  logic [255:0] key_i,
+  input  logic [1:0]   key_len_i,
+  input  logic         key_we_i,
+  output logic         key_ready_o,  // key loaded and decryption key derived
+
+  input  logic         in_valid_i,
+  output logic         in_ready_o,
+  input  logic         in_dec_i,
+  input  logic [127:0] in_block_i,
+  input  logic [127:0] in_mask_i,
+
+  output logic         out_valid_o,
+  input  logic         out_ready_i,
+  output logic [127:0] out_data_o,
+
+  output logic         busy_o        // a block in the core or key derivation running
+);
+  localparam int unsigned NR_TOP = (KeyLenMax == 128) ? 10 : 14;
+  localparam int unsigned NS     = (RoundsPerCycle == 0) ? NR_TOP : RoundsPerCycle;
+  // Key-window bits that can be non-zero: AES-128-only cores keep four words, so the unused
+  // half of every window register is a constant here (not only inside aes_key_expand).
+  localparam logic [255:0] KEY_KEEP = (KeyLenMax == 128) ? {{128{1'b1}}, 128'h0} : '1;
+
+  ////////////////////
+  // Key registers  //
+  ////////////////////
+
+  logic [255:0] key_q, key_d;    // cipher key: window 0 of the schedule
+  logic [255:0] dkey_q, dkey_d;  // decryption key: window Nr of the schedule
+  logic [1:0]   klen_q, klen_d;
+  logic         kvalid_q, kvalid_d, dkvalid_q, dkvalid_d;
+  logic [3:0]   nr;
+  logic [255:0] key_in;
+  logic [1:0]   klen_in;
+  logic         key_load;        // key_we_i taken this cycle
+  logic         dkey_load;       // derived decryption key written this cycle
+  logic [255:0] dkey_new;
+
+  assign nr = aes_pkg::num_rounds(klen_q);
+
+  always_comb begin
+    klen_in = (KeyLenMax == 128) ? aes_pkg::AES_KEY_128 : key_len_i;
+    unique case (klen_in)
+      aes_pkg::AES_KEY_192: key_in = {key_i[255:64], 64'h0};
+      aes_pkg::AES_KEY_256: key_in = key_i;
+      default:              key_in = {key_i[255:128], 128'h0};
+    endcase
+  end
+
+  always_comb begin
+    key_d     = key_q;
+    klen_d    = klen_q;
+    kvalid_d  = kvalid_q;
+    dkey_d    = dkey_q;
+    dkvalid_d = dkvalid_q;
+    if (key_load) begin
+      key_d     = key_in;
+      klen_d    = klen_in;
+      kvalid_d  = 1'b1;
+      dkvalid_d = 1'b0;
+    end else if (dkey_load) begin
+      dkey_d    = dkey_new;
+      dkvalid_d = 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      key_q    <= '0;
+      klen_q   <= aes_pkg::AES_KEY_128;
+      kvalid_q <= 1'b0;
+    end else if (clear_i) begin
+      key_q    <= '0;
+      klen_q   <= aes_pkg::AES_KEY_128;
+      kvalid_q <= 1'b0;
+    end else begin
+      key_q    <= key_d;
+      klen_q   <= klen_d;
+      kvalid_q <= kvalid_d;
+    end
+  end
+
+  if (DecEnable) begin : gen_dkey
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        dkey_q    <= '0;
+        dkvalid_q <= 1'b0;
+      end else if (clear_i) begin
+        dkey_q    <= '0;
+        dkvalid_q <= 1'b0;
+      end else begin
+        dkey_q    <= dkey_d;
+        dkvalid_q <= dkvalid_d;
+      end
+    end
+    assign key_ready_o = kvalid_q & dkvalid_q;
+  end else begin : gen_no_dkey
+    logic         unused_dkey;
+    assign unused_dkey = ^{dkey_d, dkvalid_d, dkey_load};
+    assign dkey_q      = '0;
+    assign dkvalid_q   = 1'b0;
+    assign key_ready_o = kvalid_q;
+  end
+
+  ///////////////
+  // Datapath  //
+  ///////////////
+
+  if (!Pipelined) begin : gen_iterative
+    typedef enum logic [1:0] {
+      ST_IDLE   = 2'd0,
+      ST_RUN    = 2'd1,
+      ST_DONE   = 2'd2,
+      ST_KEYGEN = 2'd3
+    } state_e;
+
+    state_e       fsm_q, fsm_d;
+    logic [127:0] state_q, state_d, mask_q, mask_d;
+    logic [255:0] win_q, win_d;
+    logic [3:0]   cnt_q, cnt_d;
+    logic         dec_q, dec_d;
+    logic         last, accept;
+
+    // NS rounds in one cycle: stage s runs round number q = cnt * NS + s + 1 if q <= Nr.
+    logic [127:0] run_state;
+    logic [255:0] run_win;
+
+    for (genvar s = 0; s < NS; s++) begin : gen_stage
+      logic [4:0]   q;
+      logic         en;
+      logic [3:0]   step;
+      logic [255:0] win_in, kw, win_out;
+      logic [127:0] st_in, rs, st_out;
+
+      if (s == 0) begin : gen_first
+        assign st_in  = state_q;
+        assign win_in = win_q;
+      end else begin : gen_chain
+        assign st_in  = gen_stage[s - 1].st_out;
+        assign win_in = gen_stage[s - 1].win_out;
+      end
+
+      assign q    = 5'(cnt_q) * 5'(NS) + 5'(s + 1);
+      assign en   = q <= {1'b0, nr};
+      assign step = dec_q ? 4'({1'b0, nr} - q) : 4'(q - 5'd1);
+
+      aes_key_expand #(
+        .KeyLenMax(KeyLenMax),
+        .DecEnable(DecEnable)
+      ) u_key_expand (
+        .key_len_i(klen_q),
+        .bwd_i    (dec_q),
+        .step_i   (step),
+        .win_i    (win_in),
+        .win_o    (kw)
+      );
+
+      aes_round #(
+        .DecEnable(DecEnable)
+      ) u_round (
+        .state_i(st_in),
+        .rk_i   (kw[255:128]),
+        .dec_i  (dec_q),
+        .final_i(q == {1'b0, nr}),
+        .state_o(rs)
+      );
+
+      assign win_out = (en ? kw : win_in) & KEY_KEEP;
+      assign st_out  = en ? rs : st_in;
+    end
+
+    assign run_state = gen_stage[NS - 1].st_out;
+    assign run_win   = gen_stage[NS - 1].win_out;
+
+    assign last      = (5'(cnt_q) + 5'd1) * 5'(NS) >= {1'b0, nr};
+    assign dkey_new  = run_win;
+    assign accept    = in_valid_i & in_ready_o;
+
+    always_comb begin
+      fsm_d       = fsm_q;
+      state_d     = state_q;
+      mask_d      = mask_q;
+      win_d       = win_q;
+      cnt_d       = cnt_q;
+      dec_d       = dec_q;
+      in_ready_o  = 1'b0;
+      out_valid_o = 1'b0;
+      key_load    = 1'b0;
+      dkey_load   = 1'b0;
+      unique case (fsm_q)
+        ST_IDLE: begin
+          in_ready_o = key_ready_o & ~key_we_i;
+          if (key_we_i) begin
+            key_load = 1'b1;
+            if (DecEnable) begin
+              fsm_d = ST_KEYGEN;
+              win_d = key_in;
+              cnt_d = '0;
+              dec_d = aes_pkg::AES_DIR_ENC;
+            end
+          end
+        end
+        ST_KEYGEN: begin
+          cnt_d = cnt_q + 4'd1;
+          win_d = run_win;
+          if (last) begin
+            dkey_load = 1'b1;
+            fsm_d     = ST_IDLE;
+          end
+        end
+        ST_RUN: begin
+          cnt_d   = cnt_q + 4'd1;
+          win_d   = run_win;
+          state_d = run_state;
+          if (last) begin
+            fsm_d = ST_DONE;
+          end
+        end
+        ST_DONE: begin
+          out_valid_o = 1'b1;
+          in_ready_o  = out_ready_i & key_ready_o;
+          if (out_ready_i) begin
+            fsm_d = ST_IDLE;
+          end
+        end
+        default: begin
+          fsm_d = ST_IDLE;
+        end
+      endcase
+      if (accept) begin
+        fsm_d   = ST_RUN;
+        cnt_d   = '0;
+        dec_d   = DecEnable ? in_dec_i : aes_pkg::AES_DIR_ENC;
+        win_d   = dec_d ? dkey_q : key_q;
+        state_d = in_block_i ^ win_d[255:128];
+        mask_d  = in_mask_i;
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        fsm_q   <= ST_IDLE;
+        state_q <= '0;
+        mask_q  <= '0;
+        win_q   <= '0;
+        cnt_q   <= '0;
+        dec_q   <= 1'b0;
+      end else if (clear_i) begin
+        fsm_q   <= ST_IDLE;
+        state_q <= '0;
+        mask_q  <= '0;
+        win_q   <= '0;
+        cnt_q   <= '0;
+        dec_q   <= 1'b0;
+      end else begin
+        fsm_q   <= fsm_d;
+        state_q <= state_d;
+        mask_q  <= mask_d;
+        win_q   <= win_d;
+        cnt_q   <= cnt_d;
+        dec_q   <= dec_d;
+      end
+    end
+
+    assign out_data_o = state_q ^ mask_q;
+    assign busy_o     = fsm_q != ST_IDLE;
+
+`ifdef ASSERT_ON
+    // A waiting result stays put until taken (stated on the next-state logic, reset-free).
+    OutHold_A: assert property (@(posedge clk_i) fsm_q == ST_DONE && !out_ready_i |->
+        fsm_d == ST_DONE && state_d == state_q && mask_d == mask_q);
+`endif
+
+  end else begin : gen_pipelined
+    // Stage i holds the block after i rounds; the result of an Nr-round cipher is stage Nr.
+    // Stage vectors are flat (stage i at [W*i +: W]): Yosys 0.23 takes no packed 2-D nets.
+    localparam int unsigned NST = NR_TOP + 1;
+
+    logic [128*NST-1:0] st_q, st_d, mk_q, mk_d;
+    logic [256*NST-1:0] win_c;  // key window after stage i's step (index 0: initial)
+    logic [NST-1:0]     v_q, v_d;
+    logic               dec_q, dec_d, kgen_q, kgen_d;
+    logic               adv, accept, empty, bwd;
+    logic [127:0]       rk0;
+
+    // Round-key chain: static while blocks are in flight, forward during derivation.
+    assign bwd          = dec_q & ~kgen_q;
+    assign win_c[255:0] = bwd ? dkey_q : key_q;
+
+    for (genvar i = 0; i < NR_TOP; i++) begin : gen_stage
+      logic [4:0]   q;
+      logic         en;
+      logic [3:0]   step;
+      logic [255:0] win_in, kw, win_out;
+      logic [127:0] rs;
+
+      if (i == 0) begin : gen_first
+        assign win_in = bwd ? dkey_q : key_q;
+      end else begin : gen_chain
+        assign win_in = gen_stage[i - 1].win_out;
+      end
+
+      assign q    = 5'(i + 1);
+      assign en   = q <= {1'b0, nr};
+      assign step = bwd ? 4'({1'b0, nr} - q) : 4'(i);
+
+      aes_key_expand #(
+        .KeyLenMax(KeyLenMax),
+        .DecEnable(DecEnable)
+      ) u_key_expand (
+        .key_len_i(klen_q),
+        .bwd_i    (bwd),
+        .step_i   (step),
+        .win_i    (win_in),
+        .win_o    (kw)
+      );
+
+      aes_round #(
+        .DecEnable(DecEnable)
+      ) u_round (
+        .state_i(st_q[128 * i +: 128]),
+        .rk_i   (kw[255:128]),
+        .dec_i  (dec_q),
+        .final_i(q == {1'b0, nr}),
+        .state_o(rs)
+      );
+
+      assign win_out                    = (en ? kw : win_in) & KEY_KEEP;
+      assign win_c[256 * (i + 1) +: 256] = win_out;
+      assign st_d[128 * (i + 1) +: 128]  = rs;
+      assign mk_d[128 * (i + 1) +: 128]  = mk_q[128 * i +: 128];
+      assign v_d[i + 1]                  = v_q[i] & en;
+    end
+
+    always_comb begin
+      empty       = 1'b1;
+      out_valid_o = 1'b0;
+      out_data_o  = '0;
+      dkey_new    = '0;
+      for (int i = 0; i < NST; i++) begin
+        if (i <= 32'(nr)) begin
+          empty = empty & ~v_q[i];
+        end
+        if (i == 32'(nr)) begin
+          out_valid_o = v_q[i];
+          out_data_o  = st_q[128 * i +: 128] ^ mk_q[128 * i +: 128];
+          dkey_new    = win_c[256 * i +: 256];
+        end
+      end
+    end
+
+    assign adv          = ~out_valid_o | out_ready_i;
+    assign in_ready_o   = adv & key_ready_o & ~kgen_q & ~key_load & (empty | (in_dec_i == dec_q));
+    assign accept       = in_valid_i & in_ready_o;
+    assign key_load     = key_we_i & empty & ~kgen_q;
+    assign kgen_d       = key_load & DecEnable;
+    assign dkey_load    = kgen_q;
+    assign dec_d        = accept ? (DecEnable & in_dec_i) : dec_q;
+    assign rk0          = dec_d ? dkey_q[255:128] : key_q[255:128];
+    assign st_d[127:0]  = in_block_i ^ rk0;
+    assign mk_d[127:0]  = in_mask_i;
+    assign v_d[0]       = accept;
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        st_q   <= '0;
+        mk_q   <= '0;
+        v_q    <= '0;
+        dec_q  <= 1'b0;
+        kgen_q <= 1'b0;
+      end else if (clear_i) begin
+        st_q   <= '0;
+        mk_q   <= '0;
+        v_q    <= '0;
+        dec_q  <= 1'b0;
+        kgen_q <= 1'b0;
+      end else begin
+        kgen_q <= kgen_d;
+        dec_q  <= dec_d;
+        if (key_load) begin
+          v_q <= '0;
+        end else if (adv) begin
+          v_q <= v_d;
+          // A stage only loads when a block enters it, so empty stages keep no fresh data.
+          for (int i = 0; i < NST; i++) begin
+            if (v_d[i]) begin
+              st_q[128 * i +: 128] <= st_d[128 * i +: 128];
+              mk_q[128 * i +: 128] <= mk_d[128 * i +: 128];
+            end
+          end
+        end
+      end
+    end
+
+    assign busy_o = ~empty | kgen_q;
+
+`ifdef ASSERT_ON
+    // A waiting result stalls the whole pipeline, so it stays put until taken.
+    OutHold_A: assert property (@(posedge clk_i) out_valid_o && !out_ready_i |-> !adv && !key_load);
+`endif
+  end
+
+  ////////////////
+  // Assertions //
+  ////////////////
+
+  // Written without rst_ni (which Verilator would flag as used both asynchronously and
+  // synchronously): each property also holds while the registers are held in reset. The
+  // datapath branches above state OutHold_A on their own next-state logic.
+`ifdef ASSERT_ON
+  // No block is accepted without a usable key.
+  AcceptNeedsKey_A: assert property (@(posedge clk_i)
+      in_valid_i && in_ready_o |-> key_ready_o);
+  // Round keys stay still while blocks are in flight: no key write is taken while busy.
+  KeyLoadIdle_A: assert property (@(posedge clk_i) key_load |-> !busy_o);
+  // A key write and a block are never taken together.
+  KeyOrBlock_A: assert property (@(posedge clk_i) !(key_load && in_valid_i && in_ready_o));
+`endif
+
+endmodule
+
+`default_nettype wire
