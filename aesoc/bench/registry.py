@@ -8,6 +8,7 @@ from aesoc.bench import Benchmark
 
 MODULES: tuple[str, ...] = (
     "platform",
+    "aes_core",
     "interfaces",
     "sw_aes",
     "mbedtls_style",

@@ -53,7 +53,7 @@ module aes_cipher_core #(
   localparam int unsigned NS     = (RoundsPerCycle == 0) ? NR_TOP : RoundsPerCycle;
   // Key-window bits that can be non-zero: AES-128-only cores keep four words, so the unused
   // half of every window register is a constant here (not only inside aes_key_expand).
-  localparam logic [255:0] KEY_KEEP = (KeyLenMax == 128) ? {{128{1'b1}}, 128'h0} : '1;
+  localparam logic [255:0] KEY_KEEP = (KeyLenMax == 128) ? {{128{1'b1}}, 128'h0} : {256{1'b1}};
 
   ////////////////////
   // Key registers  //
