@@ -43,9 +43,11 @@ def _xbar_params(config: SocConfig) -> tuple[tuple[str, int | str], ...]:
     def mem_mask(size: int) -> int:
         return ~(size - 1) & ~amap["UNCACHED_BIT"] & 0xFFFFFFFF
 
-    # Decode order of aesoc_pkg.sv: SRAM0, SRAM1, SYSCTRL, AES (slave 0 in the low bits).
-    bases = [amap["SRAM0_BASE"], amap["SRAM1_BASE"], amap["SYSCTRL_BASE"], amap["AES_BASE"]]
-    masks = [mem_mask(config.sram0_bytes), mem_mask(config.sram1_bytes), periph_mask, periph_mask]
+    # Decode order of aesoc_pkg.sv: SRAM0, SRAM1, SYSCTRL, AES, FLASH, XIP (slave 0 in the low bits).
+    bases = [amap["SRAM0_BASE"], amap["SRAM1_BASE"], amap["SYSCTRL_BASE"], amap["AES_BASE"], amap["FLASH_BASE"],
+             amap["XIP_BASE"]]
+    masks = [mem_mask(config.sram0_bytes), mem_mask(config.sram1_bytes), periph_mask, periph_mask,
+             mem_mask(config.params["FlashBytes"]), periph_mask]
     pack = lambda values: f"{32 * len(values)}'h" + "".join(f"{v:08x}" for v in reversed(values))  # noqa: E731
     return (("NumMasters", 2), ("NumSlaves", len(bases)), ("SlaveBase", pack(bases)), ("SlaveMask", pack(masks)))
 
