@@ -79,20 +79,6 @@ aes_dev_result_t aes_dev_setup(aes_dev_t *dev, const aes_dev_config_t *cfg, cons
   return iv ? aes_dev_set_iv(dev, iv) : AES_DEV_OK;
 }
 
-static inline void put_block(const aes_dev_t *dev, const uint32_t *w) {
-  REG(dev, DATA_IN0) = w[0];
-  REG(dev, DATA_IN1) = w[1];
-  REG(dev, DATA_IN2) = w[2];
-  REG(dev, DATA_IN3) = w[3]; /* queues the block; held on the bus while the FIFO is full */
-}
-
-static inline void get_block(const aes_dev_t *dev, uint32_t *w) {
-  w[0] = REG(dev, DATA_OUT0); /* held on the bus until a result is there */
-  w[1] = REG(dev, DATA_OUT1);
-  w[2] = REG(dev, DATA_OUT2);
-  w[3] = REG(dev, DATA_OUT3); /* releases the block */
-}
-
 aes_dev_result_t aes_dev_crypt(aes_dev_t *dev, const void *in, void *out, size_t nblocks) {
   if (!dev || !in || !out || !aligned4(in) || !aligned4(out) || dev->in_depth == 0) return AES_DEV_BAD_ARG;
   const uint32_t *src = in;
@@ -103,10 +89,10 @@ aes_dev_result_t aes_dev_crypt(aes_dev_t *dev, const void *in, void *out, size_t
   size_t sent = 0, got = 0;
   while (got < nblocks) {
     while (sent < nblocks && sent - got < ahead) {
-      put_block(dev, src + 4 * sent);
+      aes_dev_put_block(dev, src + 4 * sent);
       ++sent;
     }
-    get_block(dev, dst + 4 * got);
+    aes_dev_get_block(dev, dst + 4 * got);
     ++got;
   }
   return (REG(dev, STATUS) & AES_PERIPH__STATUS__ERR_bm) ? AES_DEV_ERROR : AES_DEV_OK;
@@ -115,14 +101,14 @@ aes_dev_result_t aes_dev_crypt(aes_dev_t *dev, const void *in, void *out, size_t
 aes_dev_result_t aes_dev_push(aes_dev_t *dev, const void *block) {
   if (!dev || !block || !aligned4(block)) return AES_DEV_BAD_ARG;
   if (!(REG(dev, STATUS) & AES_PERIPH__STATUS__IN_READY_bm)) return AES_DEV_AGAIN;
-  put_block(dev, block);
+  aes_dev_put_block(dev, block);
   return AES_DEV_OK;
 }
 
 aes_dev_result_t aes_dev_pull(aes_dev_t *dev, void *block) {
   if (!dev || !block || !aligned4(block)) return AES_DEV_BAD_ARG;
   if (!(REG(dev, STATUS) & AES_PERIPH__STATUS__OUT_VALID_bm)) return AES_DEV_AGAIN;
-  get_block(dev, block);
+  aes_dev_get_block(dev, block);
   return AES_DEV_OK;
 }
 

@@ -71,24 +71,34 @@ __attribute__((warn_unused_result)) aes_dev_result_t aes_dev_clear(aes_dev_t *de
 uint32_t aes_dev_status(const aes_dev_t *dev);
 void aes_dev_irq_enable(aes_dev_t *dev, int done, int err);
 
-/* One block, inline, for a device already set up by aes_dev_setup: no argument checks and no
- * status read, so a single block costs little more than the eight data accesses. `in` and `out`
- * must be 4-byte aligned. The DATA_OUT0 read is held by the peripheral until the result is
- * there. Check aes_dev_status() for STATUS.ERR after a run of blocks. */
-static inline void aes_dev_block(const aes_dev_t *dev, const void *in, void *out) {
+/* Queue one block (writing DATA_IN3 starts it; held on the bus while the input FIFO is full) and
+ * take one result (DATA_OUT0 is held until a result is there; DATA_OUT3 releases it). Inline, no
+ * checks: for a device already set up by aes_dev_setup, 4-byte aligned buffers. */
+static inline void aes_dev_put_block(const aes_dev_t *dev, const void *in) {
   volatile uint32_t *din = (volatile uint32_t *)(dev->base + offsetof(aes_periph_t, DATA_IN0));
-  volatile uint32_t *dout = (volatile uint32_t *)(dev->base + offsetof(aes_periph_t, DATA_OUT0));
   const uint32_t *src = (const uint32_t *)in;
-  uint32_t *dst = (uint32_t *)out;
   din[0] = src[0];
   din[1] = src[1];
   din[2] = src[2];
   din[3] = src[3];
+}
+
+static inline void aes_dev_get_block(const aes_dev_t *dev, void *out) {
+  volatile uint32_t *dout = (volatile uint32_t *)(dev->base + offsetof(aes_periph_t, DATA_OUT0));
+  uint32_t *dst = (uint32_t *)out;
   dst[0] = dout[0];
   dst[1] = dout[1];
   dst[2] = dout[2];
   dst[3] = dout[3];
 }
+
+/* One block, inline: costs little more than the eight data accesses. Check aes_dev_status()
+ * for STATUS.ERR after a run of blocks. */
+static inline void aes_dev_block(const aes_dev_t *dev, const void *in, void *out) {
+  aes_dev_put_block(dev, in);
+  aes_dev_get_block(dev, out);
+}
+
 uint32_t aes_dev_irq_ack(aes_dev_t *dev); /* returns and clears IRQ_STATUS */
 
 #endif /* AES_DEV_H */
