@@ -9,6 +9,7 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -50,9 +51,9 @@ def verilator_bin() -> str:
 
 @contextmanager
 def verilator_lock() -> Iterator[None]:
-    """Serialise Verilator builds across processes: two at once on two cores thrash."""
-    BUILD.mkdir(parents=True, exist_ok=True)
-    with open(BUILD / ".verilator.lock", "w") as handle:
+    """Serialise Verilator builds across processes, and across checkouts of this repository on
+    the same machine (the lock lives in the temp folder): two at once on two cores thrash."""
+    with open(Path(tempfile.gettempdir()) / "aesoc-verilator.lock", "w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
