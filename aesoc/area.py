@@ -36,6 +36,14 @@ def _gen(block: str) -> Path:
     return next(b.sv for b in regs.generate_all() if b.name == block)
 
 
+def _dma_rtl() -> tuple[Path, ...]:
+    """ip/dma/rtl in dependency order: package first, top (dma_wb) last."""
+    rtl = REPO / "ip" / "dma" / "rtl"
+    order = ["dma_pkg", "dma_arb", "dma_fifo_ram", "dma_chan_regs", "dma_channel", "dma_range_check",
+             "dma_rd_engine", "dma_wr_engine", "dma_core", "dma_wb"]
+    return tuple(rtl / f"{name}.sv" for name in order)
+
+
 def _xbar_params(config: SocConfig) -> tuple[tuple[str, int | str], ...]:
     amap = memory_map()
     periph_mask = amap["PERIPH_MASK"]
@@ -43,13 +51,13 @@ def _xbar_params(config: SocConfig) -> tuple[tuple[str, int | str], ...]:
     def mem_mask(size: int) -> int:
         return ~(size - 1) & ~amap["UNCACHED_BIT"] & 0xFFFFFFFF
 
-    # Decode order of aesoc_pkg.sv: SRAM0, SRAM1, SYSCTRL, AES, FLASH, XIP (slave 0 in the low bits).
+    # Decode order of aesoc_pkg.sv: SRAM0, SRAM1, SYSCTRL, AES, FLASH, XIP, DMA (slave 0 in the low bits).
     bases = [amap["SRAM0_BASE"], amap["SRAM1_BASE"], amap["SYSCTRL_BASE"], amap["AES_BASE"], amap["FLASH_BASE"],
-             amap["XIP_BASE"]]
+             amap["XIP_BASE"], amap["DMA_BASE"]]
     masks = [mem_mask(config.sram0_bytes), mem_mask(config.sram1_bytes), periph_mask, periph_mask,
-             mem_mask(config.params["FlashBytes"]), periph_mask]
+             mem_mask(config.params["FlashBytes"]), periph_mask, periph_mask]
     pack = lambda values: f"{32 * len(values)}'h" + "".join(f"{v:08x}" for v in reversed(values))  # noqa: E731
-    return (("NumMasters", 2), ("NumSlaves", len(bases)), ("SlaveBase", pack(bases)), ("SlaveMask", pack(masks)))
+    return (("NumMasters", 4), ("NumSlaves", len(bases)), ("SlaveBase", pack(bases)), ("SlaveMask", pack(masks)))
 
 
 def soc_blocks(config: SocConfig) -> dict[str, Block]:
@@ -63,6 +71,7 @@ def soc_blocks(config: SocConfig) -> dict[str, Block]:
                            ("InDepth", config.params["AesFifoDepth"]), ("OutDepth", config.params["AesFifoDepth"]))),
         "aes_cfu": Block("aes_cfu", (*_aes(), REPO / "ip" / "aes_cfu" / "rtl" / "aes_cfu.sv"),
                          (("RoundsPerCycle", config.params["AesCfuRoundsPerCycle"]), ("CoarseOps", 1))),
+        "dma": Block("dma_wb", (*_dma_rtl(), _gen("dma")), (("FifoDepth", config.params.get("DmaFifoDepth", 64)),)),
         "aes_cfu_rounds_only": Block("aes_cfu", (*_aes(), REPO / "ip" / "aes_cfu" / "rtl" / "aes_cfu.sv"),
                                      (("RoundsPerCycle", 1), ("CoarseOps", 0))),
     }

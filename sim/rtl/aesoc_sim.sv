@@ -14,7 +14,9 @@ module aesoc_sim #(
   parameter bit          Xip                  = 1'b1,
   parameter int unsigned FlashBytes           = 16 * 1024 * 1024,
   parameter int unsigned XipPrefetchWords     = 16,
-  parameter int unsigned XipRoundsPerCycle    = 1
+  parameter int unsigned XipRoundsPerCycle    = 1,
+  parameter bit          Dma                  = 1'b1,
+  parameter int unsigned DmaFifoDepth         = 64
 ) (
   input  wire logic         clk_i,
   input  wire logic         rst_ni,
@@ -43,7 +45,9 @@ module aesoc_sim #(
     .Xip                  (Xip),
     .FlashBytes           (FlashBytes),
     .XipPrefetchWords     (XipPrefetchWords),
-    .XipRoundsPerCycle    (XipRoundsPerCycle)
+    .XipRoundsPerCycle    (XipRoundsPerCycle),
+    .Dma                  (Dma),
+    .DmaFifoDepth         (DmaFifoDepth)
   ) u_soc (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),

@@ -19,7 +19,10 @@ module aesoc_top
   parameter bit          Xip                = 1'b1,
   parameter int unsigned FlashBytes         = 16 * 1024 * 1024,
   parameter int unsigned XipPrefetchWords   = 16,
-  parameter int unsigned XipRoundsPerCycle  = 1
+  parameter int unsigned XipRoundsPerCycle  = 1,
+  // DMA controller (0: its register window answers ERR and its masters stay idle)
+  parameter bit          Dma                = 1'b1,
+  parameter int unsigned DmaFifoDepth       = 64
 ) (
   input  wire logic       clk_i,
   input  wire logic       rst_ni,
@@ -40,12 +43,16 @@ module aesoc_top
 );
 
   localparam logic [NUM_SLAVES-1:0][31:0] SLAVE_BASE = {
-    XIP_BASE, FLASH_BASE, AES_BASE, SYSCTRL_BASE, SRAM1_BASE, SRAM0_BASE
+    DMA_BASE, XIP_BASE, FLASH_BASE, AES_BASE, SYSCTRL_BASE, SRAM1_BASE, SRAM0_BASE
   };
   localparam logic [NUM_SLAVES-1:0][31:0] SLAVE_MASK = {
-    PERIPH_MASK, mem_mask(FlashBytes), PERIPH_MASK, PERIPH_MASK, mem_mask(Sram1Bytes),
+    PERIPH_MASK, PERIPH_MASK, mem_mask(FlashBytes), PERIPH_MASK, PERIPH_MASK, mem_mask(Sram1Bytes),
     mem_mask(Sram0Bytes)
   };
+  // What a DMA channel may address: both SRAM banks and the AES peripheral (bus addresses
+  // without the uncached bit, which only the CPU's data cache looks at).
+  localparam logic [3*32-1:0] DMA_WIN_BASE = {AES_BASE, SRAM1_BASE, SRAM0_BASE};
+  localparam logic [3*32-1:0] DMA_WIN_SIZE = {32'h1000, 32'(Sram1Bytes), 32'(Sram0Bytes)};
 
   // Master side of the crossbar.
   logic [NUM_MASTERS-1:0]       m_cyc, m_stb, m_we, m_ack, m_err;
@@ -64,7 +71,7 @@ module aesoc_top
 
   // The CPU sees these; this VexRiscv build ignores Wishbone ERR (its bridges tie the response
   // error to 0), so an ERR is turned into an ACK plus a bus-error interrupt instead of a hang.
-  logic [NUM_MASTERS-1:0]       cpu_ack;
+  logic [M_CPU_D:0]             cpu_ack;
   logic                         bus_err;
   logic [3:0]                   bus_err_master;
   logic [31:0]                  bus_err_addr;
@@ -73,6 +80,8 @@ module aesoc_top
   logic [31:0] irq_lines;
   logic        timer_irq;
   logic [7:0]  bus_prio;
+  logic [NUM_MASTERS-1:0] m_prio;
+  logic        dma_rd_prio, dma_wr_prio, dma_irq;
 
   logic        cfu_cmd_valid, cfu_cmd_ready, cfu_rsp_valid, cfu_rsp_ready;
   logic [9:0]  cfu_function_id;
@@ -165,7 +174,7 @@ module aesoc_top
   ) u_xbar (
     .clk_i    (clk_i),
     .rst_ni   (rst_ni),
-    .m_prio_i (bus_prio[NUM_MASTERS-1:0]),
+    .m_prio_i (m_prio),
     .m_cyc_i  (m_cyc),
     .m_stb_i  (m_stb),
     .m_we_i   (m_we),
@@ -334,14 +343,99 @@ module aesoc_top
                           s_we[S_XIP]};
   end
 
+  // A DMA burst is high priority when sysctrl says so for that master or its channel asks.
+  always_comb begin
+    m_prio           = bus_prio[NUM_MASTERS-1:0];
+    m_prio[M_DMA_RD] = bus_prio[M_DMA_RD] | dma_rd_prio;
+    m_prio[M_DMA_WR] = bus_prio[M_DMA_WR] | dma_wr_prio;
+  end
+
+  if (Dma) begin : gen_dma
+    logic [DMA_NUM_REQ-1:0] dma_req;
+    always_comb begin
+      dma_req                  = '0;
+      dma_req[DMA_REQ_AES_IN]  = aes_dma_in_req;
+      dma_req[DMA_REQ_AES_OUT] = aes_dma_out_req;
+    end
+    logic [3:0] unused_dma_busy;
+    dma_wb #(
+      .FifoDepth (DmaFifoDepth),
+      .NumReq    (DMA_NUM_REQ),
+      .NumWin    (3),
+      .WinBase   (DMA_WIN_BASE),
+      .WinSize   (DMA_WIN_SIZE)
+    ) u_dma (
+      .clk_i     (clk_i),
+      .rst_ni    (rst_ni),
+      .wb_cyc_i  (s_cyc[S_DMA]),
+      .wb_stb_i  (s_stb[S_DMA]),
+      .wb_we_i   (s_we[S_DMA]),
+      .wb_adr_i  (s_adr[S_DMA][9:0]),
+      .wb_dat_i  (s_wdat[S_DMA]),
+      .wb_sel_i  (s_sel[S_DMA]),
+      .wb_dat_o  (s_rdat[S_DMA]),
+      .wb_ack_o  (s_ack[S_DMA]),
+      .wb_err_o  (s_err[S_DMA]),
+      .rd_cyc_o  (m_cyc[M_DMA_RD]),
+      .rd_stb_o  (m_stb[M_DMA_RD]),
+      .rd_we_o   (m_we[M_DMA_RD]),
+      .rd_adr_o  (m_adr[M_DMA_RD]),
+      .rd_dat_o  (m_wdat[M_DMA_RD]),
+      .rd_sel_o  (m_sel[M_DMA_RD]),
+      .rd_cti_o  (m_cti[M_DMA_RD]),
+      .rd_bte_o  (m_bte[M_DMA_RD]),
+      .rd_dat_i  (m_rdat[M_DMA_RD]),
+      .rd_ack_i  (m_ack[M_DMA_RD]),
+      .rd_err_i  (m_err[M_DMA_RD]),
+      .rd_prio_o (dma_rd_prio),
+      .wr_cyc_o  (m_cyc[M_DMA_WR]),
+      .wr_stb_o  (m_stb[M_DMA_WR]),
+      .wr_we_o   (m_we[M_DMA_WR]),
+      .wr_adr_o  (m_adr[M_DMA_WR]),
+      .wr_dat_o  (m_wdat[M_DMA_WR]),
+      .wr_sel_o  (m_sel[M_DMA_WR]),
+      .wr_cti_o  (m_cti[M_DMA_WR]),
+      .wr_bte_o  (m_bte[M_DMA_WR]),
+      .wr_dat_i  (m_rdat[M_DMA_WR]),
+      .wr_ack_i  (m_ack[M_DMA_WR]),
+      .wr_err_i  (m_err[M_DMA_WR]),
+      .wr_prio_o (dma_wr_prio),
+      .req_i     (dma_req),
+      .irq_o     (dma_irq),
+      .busy_o    (unused_dma_busy)
+    );
+  end else begin : gen_no_dma
+    assign s_ack[S_DMA]  = 1'b0;
+    assign s_err[S_DMA]  = s_cyc[S_DMA] & s_stb[S_DMA];
+    assign s_rdat[S_DMA] = '0;
+    for (genvar m = M_DMA_RD; m <= M_DMA_WR; m++) begin : gen_idle_master
+      assign m_cyc[m]  = 1'b0;
+      assign m_stb[m]  = 1'b0;
+      assign m_we[m]   = 1'b0;
+      assign m_adr[m]  = '0;
+      assign m_wdat[m] = '0;
+      assign m_sel[m]  = '0;
+      assign m_cti[m]  = '0;
+      assign m_bte[m]  = '0;
+    end
+    assign dma_rd_prio = 1'b0;
+    assign dma_wr_prio = 1'b0;
+    assign dma_irq     = 1'b0;
+    logic unused_no_dma;
+    assign unused_no_dma = ^{s_adr[S_DMA][9:0], s_wdat[S_DMA], s_sel[S_DMA], s_we[S_DMA], aes_dma_in_req,
+                             aes_dma_out_req, m_rdat[M_DMA_RD], m_ack[M_DMA_RD], m_err[M_DMA_RD],
+                             m_rdat[M_DMA_WR], m_ack[M_DMA_WR], m_err[M_DMA_WR]};
+  end
+
   // Line IRQ_BUS_ERR is raised inside sysctrl; lines without a source stay low.
-  assign irq_src = 32'(aes_irq) << IRQ_AES;
+  assign irq_src = (32'(aes_irq) << IRQ_AES) | (32'(dma_irq) << IRQ_DMA);
 
   // Peripheral slaves see only their local offset; the rest of the address is decode.
   logic unused;
   assign unused = ^{s_adr[S_SYSCTRL][29:10], s_cti[S_SYSCTRL], s_bte[S_SYSCTRL], irq_src[IRQ_BUS_ERR],
-                    s_adr[S_AES][29:10], s_cti[S_AES], s_bte[S_AES], aes_dma_in_req, aes_dma_out_req,
+                    s_adr[S_AES][29:10], s_cti[S_AES], s_bte[S_AES],
                     s_adr[S_XIP][29:10], s_cti[S_XIP], s_bte[S_XIP],
+                    s_adr[S_DMA][29:10], s_cti[S_DMA], s_bte[S_DMA],
                     bus_prio[7:NUM_MASTERS]};
 
 endmodule

@@ -207,3 +207,10 @@ uint32_t dma_irq_ack(dma_t *dma) {
   REG(dma, IRQ_STATUS) = pending;
   return pending;
 }
+
+uint32_t dma_irq_ack_mask(dma_t *dma, uint32_t mask) {
+  if (!dma) return 0;
+  uint32_t pending = REG(dma, IRQ_STATUS) & mask;
+  if (pending) REG(dma, IRQ_STATUS) = pending;
+  return pending;
+}

@@ -43,6 +43,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dma_regs.h"
+
 #define DMA_NUM_CHANNELS 4u
 #define DMA_CH(c) (1u << (c))           /* channel mask bit for dma_start / dma_abort */
 #define DMA_IRQ_DONE(c) (1u << (c))     /* bits of dma_irq_ack() */
@@ -132,5 +134,26 @@ uint32_t dma_busy_cycles(const dma_t *dma);
 void dma_clear_busy_cycles(dma_t *dma);
 void dma_irq_enable(dma_t *dma, uint32_t done_mask, uint32_t err_mask);
 uint32_t dma_irq_ack(dma_t *dma);
+/* Returns and clears only the pending bits in `mask`, leaving other channels' bits to their
+ * owners (several drivers may share one controller). */
+uint32_t dma_irq_ack_mask(dma_t *dma, uint32_t mask);
+
+/* Fast path for a channel configured once by dma_config and used again and again without
+ * descriptors (NEXT stays 0): writes SRC, DST and LEN only, no checks; the next dma_start (or
+ * dma_start_fast) runs it. The caller guarantees an idle channel and valid, aligned arguments. */
+#define DMA_CH_REG_(dma, ch, member)                                                                  \
+  (*(volatile uint32_t *)((dma)->base + offsetof(dma_regs_t, CH0) +                                   \
+                          (ch) * (offsetof(dma_regs_t, CH1) - offsetof(dma_regs_t, CH0)) +            \
+                          offsetof(dma_regs__dma_chan_t, member)))
+static inline void dma_set_transfer_fast(const dma_t *dma, unsigned ch, uint32_t src, uint32_t dst, uint32_t len) {
+  DMA_CH_REG_(dma, ch, SRC) = src;
+  DMA_CH_REG_(dma, ch, DST) = dst;
+  DMA_CH_REG_(dma, ch, LEN) = len;
+}
+/* Starts the channels of ch_mask (bits DMA_CH(c)) without checks or clearing interrupt bits. */
+_Static_assert(DMA_REGS__CMD__START3_bp == DMA_REGS__CMD__START0_bp + 3, "CMD.START bits are contiguous");
+static inline void dma_start_fast(const dma_t *dma, uint32_t ch_mask) {
+  *(volatile uint32_t *)(dma->base + offsetof(dma_regs_t, CMD)) = (ch_mask & 0xFu) << DMA_REGS__CMD__START0_bp;
+}
 
 #endif /* DMA_H */

@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aes_dma: asynchronous AES requests, AES peripheral fed by two DMA channels (see aes_dma.h). */
+#include "aes_dma.h"
+
+#include "aes_regs.h"
+#include "dma_regs.h"
+
+#define AES_REG(eng, member) (*(volatile uint32_t *)((eng)->aes->base + offsetof(aes_periph_t, member)))
+#define AES_FIELD(value, name) (((uint32_t)(value) << AES_PERIPH__##name##_bp) & AES_PERIPH__##name##_bm)
+#define DMA_REG(eng, member) (*(volatile uint32_t *)((eng)->dma->base + offsetof(dma_regs_t, member)))
+
+/* Request lines of this SoC's DMA (aesoc_pkg.sv DMA_REQ_AES_IN / DMA_REQ_AES_OUT). */
+#define REQ_AES_IN 0
+#define REQ_AES_OUT 1
+#define AES_BLOCK_WORDS 4u
+#define IDLE_BOUND 100000u
+
+static uint32_t next_serial = 1;
+
+/* Interrupts off while the queue changes: the completion path runs in the interrupt handler. */
+static inline uint32_t irq_save(void) {
+#if defined(__riscv)
+  uint32_t mstatus;
+  __asm__ volatile("csrrci %0, mstatus, 8" : "=r"(mstatus)::"memory");
+  return mstatus & 8u;
+#else
+  return 0;
+#endif
+}
+
+static inline void irq_restore(uint32_t state) {
+#if defined(__riscv)
+  if (state) __asm__ volatile("csrsi mstatus, 8" ::: "memory");
+#else
+  (void)state;
+#endif
+}
+
+static bool aligned4(const void *p) { return ((uintptr_t)p & 3u) == 0; }
+
+static uint32_t bus_addr(const aes_dma_t *eng, const void *p) {
+  const aes_dma_platform_t *pf = eng->opts.platform;
+  return (pf && pf->bus_addr) ? pf->bus_addr(p) : (uint32_t)(uintptr_t)p;
+}
+
+aes_dma_opts_t aes_dma_default_opts(void) {
+  /* The study's "default" sDMA setup: single-beat bursts, no prefetch, normal priority. */
+  return (aes_dma_opts_t){.burst = 1, .fifo_words = 0, .prio = 0};
+}
+
+static bool opts_ok(const aes_dma_opts_t *o) {
+  if (o->burst != 1 && o->burst != 4 && o->burst != 8) return false;
+  if (o->prio > 3) return false;
+  if (o->fifo_words != 0 && o->fifo_words < 2 * o->burst) return false;
+  return o->sw_threshold == 0 || o->sw != NULL;
+}
+
+static aes_dma_result_t configure_channels(aes_dma_t *eng) {
+  const aes_dma_opts_t *o = &eng->opts;
+  dma_chan_config_t in = {
+      .src_mode = DMA_ADDR_INC, .dst_mode = DMA_ADDR_WRAP, .burst = o->burst, .block_words = AES_BLOCK_WORDS,
+      .src_req = DMA_REQ_NONE, .dst_req = REQ_AES_IN, .prio = o->prio, .bus_prio = o->bus_prio,
+      .prefetch = o->prefetch, .fifo_limit = o->fifo_words};
+  dma_chan_config_t out = in;
+  out.src_mode = DMA_ADDR_WRAP;
+  out.dst_mode = DMA_ADDR_INC;
+  out.src_req = REQ_AES_OUT;
+  out.dst_req = DMA_REQ_NONE;
+  out.prefetch = false;
+  if (dma_config(eng->dma, eng->ch_in, &in) != DMA_OK || dma_config(eng->dma, eng->ch_out, &out) != DMA_OK ||
+      dma_set_transfer(eng->dma, eng->ch_in, 0, 0, AES_BLOCK_WORDS * 4u, NULL) != DMA_OK ||
+      dma_set_transfer(eng->dma, eng->ch_out, 0, 0, AES_BLOCK_WORDS * 4u, NULL) != DMA_OK) {
+    return AES_DMA_BAD_ARG;
+  }
+  /* Interrupt bits of our channels only: the controller may be shared. */
+  uint32_t ours = (DMA_REGS__IRQ_ENABLE__DONE_bm & (DMA_IRQ_DONE(eng->ch_out) << DMA_REGS__IRQ_ENABLE__DONE_bp)) |
+                  (DMA_REGS__IRQ_ENABLE__ERR_bm &
+                   ((DMA_CH(eng->ch_in) | DMA_CH(eng->ch_out)) << DMA_REGS__IRQ_ENABLE__ERR_bp));
+  uint32_t en = DMA_REG(eng, IRQ_ENABLE);
+  DMA_REG(eng, IRQ_ENABLE) = o->use_irq ? (en | ours) : (en & ~ours);
+  return AES_DMA_OK;
+}
+
+aes_dma_result_t aes_dma_init(aes_dma_t *eng, aes_dev_t *aes, dma_t *dma, unsigned ch_in, unsigned ch_out,
+                              const aes_dma_opts_t *opts) {
+  if (!eng || !aes || !dma || !opts || ch_in >= DMA_NUM_CHANNELS || ch_out >= DMA_NUM_CHANNELS || ch_in == ch_out ||
+      !opts_ok(opts)) {
+    return AES_DMA_BAD_ARG;
+  }
+  if (dma_probe(dma) != DMA_OK || dma->num_req <= REQ_AES_OUT) return AES_DMA_NO_DEV;
+  eng->aes = aes;
+  eng->dma = dma;
+  eng->ch_in = ch_in;
+  eng->ch_out = ch_out;
+  eng->opts = *opts;
+  eng->loaded_serial = 0;
+  eng->head = eng->tail = NULL;
+  return configure_channels(eng);
+}
+
+aes_dma_result_t aes_dma_set_opts(aes_dma_t *eng, const aes_dma_opts_t *opts) {
+  if (!eng || !opts || !opts_ok(opts)) return AES_DMA_BAD_ARG;
+  if (eng->head) return AES_DMA_PENDING;
+  eng->opts = *opts;
+  return configure_channels(eng);
+}
+
+aes_dma_result_t aes_dma_key_set(aes_dma_key_t *key, const void *bytes, unsigned len) {
+  if (!key || !bytes || (len != 16 && len != 24 && len != 32)) return AES_DMA_BAD_ARG;
+  const uint8_t *b = bytes;
+  for (unsigned i = 0; i < 8; ++i) {
+    uint32_t w = 0;
+    if (4 * i < len) w = b[4 * i] | (uint32_t)b[4 * i + 1] << 8 | (uint32_t)b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24;
+    key->words[i] = w;
+  }
+  key->len = len;
+  key->serial = next_serial++;
+  if (next_serial == 0) next_serial = 1; /* 0 means "no key loaded" */
+  return AES_DMA_OK;
+}
+
+void aes_dma_key_wipe(aes_dma_key_t *key) {
+  if (!key) return;
+  volatile uint32_t *w = key->words;
+  for (unsigned i = 0; i < 8; ++i) w[i] = 0;
+  key->len = 0;
+  key->serial = 0;
+}
+
+static void start_channels(aes_dma_t *eng, const aes_dma_req_t *req) {
+  uint32_t din = (uint32_t)(eng->aes->base + offsetof(aes_periph_t, DATA_IN0));
+  uint32_t dout = (uint32_t)(eng->aes->base + offsetof(aes_periph_t, DATA_OUT0));
+  dma_set_transfer_fast(eng->dma, eng->ch_in, bus_addr(eng, req->src), din, (uint32_t)req->len);
+  dma_set_transfer_fast(eng->dma, eng->ch_out, dout, bus_addr(eng, req->dst), (uint32_t)req->len);
+  dma_start_fast(eng->dma, DMA_CH(eng->ch_in) | DMA_CH(eng->ch_out));
+}
+
+static void finish(aes_dma_t *eng, aes_dma_result_t result);
+
+/* Aborts both channels, waits (bounded) until they are idle, zeroises the engine. Returns false
+ * if something did not stop: the caller reports the request failed either way. */
+static bool stop_all(aes_dma_t *eng) {
+  AES_REG(eng, DMA_CTRL) = 0;
+  bool ok = dma_abort(eng->dma, DMA_CH(eng->ch_in) | DMA_CH(eng->ch_out)) == DMA_OK;
+  unsigned i = 0;
+  while (i < IDLE_BOUND && (dma_busy(eng->dma, eng->ch_in) || dma_busy(eng->dma, eng->ch_out))) ++i;
+  ok = ok && i < IDLE_BOUND;
+  (void)dma_irq_ack_mask(eng->dma, DMA_IRQ_DONE(eng->ch_in) | DMA_IRQ_ERR(eng->ch_in) | DMA_IRQ_DONE(eng->ch_out) |
+                                       DMA_IRQ_ERR(eng->ch_out));
+  ok = aes_dev_clear(eng->aes) == AES_DEV_OK && ok;
+  eng->loaded_serial = 0;
+  return ok;
+}
+
+/* Program the engine and the channels for the request at the head of the queue. */
+static void start_hw(aes_dma_t *eng) {
+  aes_dma_req_t *req = eng->head;
+  if (eng->opts.early_start) start_channels(eng, req);
+  const aes_dma_key_t *key = req->key;
+  if (key->serial != eng->loaded_serial || eng->loaded_serial == 0) {
+    aes_dev_config_t cfg = {.mode = req->mode, .dir = req->dir, .key_len = key->len, .ctr_width = req->ctr_width};
+    eng->loaded_serial = 0;
+    if (aes_dev_setup(eng->aes, &cfg, key->words, req->mode == AES_DEV_ECB ? NULL : req->iv) != AES_DEV_OK) {
+      finish(eng, AES_DMA_AES_ERROR);
+      return;
+    }
+    eng->loaded_serial = key->serial;
+  } else {
+    uint32_t key_code = key->len == 16 ? 0u : key->len == 24 ? 1u : 2u;
+    AES_REG(eng, CTRL) = AES_FIELD(req->mode, CTRL__MODE) | AES_FIELD(req->dir, CTRL__DIR) |
+                         AES_FIELD(key_code, CTRL__KEY_LEN) | AES_FIELD(req->ctr_width, CTRL__CTR_WIDTH);
+    if (req->mode != AES_DEV_ECB) {
+      AES_REG(eng, IV0) = req->iv[0];
+      AES_REG(eng, IV1) = req->iv[1];
+      AES_REG(eng, IV2) = req->iv[2];
+      AES_REG(eng, IV3) = req->iv[3];
+    }
+  }
+  if (eng->opts.counters) AES_REG(eng, PERF_BUSY) = 0;
+  if (!eng->opts.early_start) start_channels(eng, req);
+  AES_REG(eng, DMA_CTRL) = AES_PERIPH__DMA_CTRL__IN_EN_bm | AES_PERIPH__DMA_CTRL__OUT_EN_bm;
+}
+
+/* Ends the running request: stops what still runs on error, reads the chaining value and the
+ * counters, makes the destination visible, calls back and starts the next request. */
+static void finish(aes_dma_t *eng, aes_dma_result_t result) {
+  aes_dma_req_t *req = eng->head;
+  AES_REG(eng, DMA_CTRL) = 0;
+  if (result == AES_DMA_OK && (AES_REG(eng, STATUS) & AES_PERIPH__STATUS__ERR_bm)) result = AES_DMA_AES_ERROR;
+  if (result != AES_DMA_OK) {
+    /* The channel that failed first names the error; the other one then shows ABORT. */
+    dma_err_t in_err = dma_error(eng->dma, eng->ch_in), out_err = dma_error(eng->dma, eng->ch_out);
+    (void)stop_all(eng); /* the request has failed whether or not everything stopped */
+    req->dma_err = in_err != DMA_ERR_NONE ? in_err : out_err;
+  } else {
+    if (req->mode != AES_DEV_ECB) {
+      req->iv[0] = AES_REG(eng, IV0);
+      req->iv[1] = AES_REG(eng, IV1);
+      req->iv[2] = AES_REG(eng, IV2);
+      req->iv[3] = AES_REG(eng, IV3);
+    }
+    if (eng->opts.counters) {
+      dma_counters_t in = {0}, out = {0};
+      if (dma_counters(eng->dma, eng->ch_in, &in) != DMA_OK || dma_counters(eng->dma, eng->ch_out, &out) != DMA_OK) {
+        result = AES_DMA_BAD_ARG;
+      }
+      req->hw = (aes_dma_hw_t){.dma_cycles = out.cycles > in.cycles ? out.cycles : in.cycles,
+                               .engine_busy = AES_REG(eng, PERF_BUSY),
+                               .in_wait = in.wait,
+                               .out_wait = out.wait,
+                               .beats = in.rd_beats + in.wr_beats + out.rd_beats + out.wr_beats};
+    }
+    const aes_dma_platform_t *pf = eng->opts.platform;
+    if (pf && pf->dcache_invalidate) pf->dcache_invalidate(req->dst, req->len);
+  }
+  eng->head = req->next;
+  if (!eng->head) eng->tail = NULL;
+  req->next = NULL;
+  req->result = result;
+  if (req->complete) req->complete(req);
+  if (eng->head) start_hw(eng);
+}
+
+static bool req_ok(const aes_dma_req_t *req) {
+  if (!req || !req->key || !req->src || !req->dst || !aligned4(req->src) || !aligned4(req->dst)) return false;
+  if (req->len == 0 || (req->len & 15u) != 0 || req->len > DMA_MAX_LEN) return false;
+  if (req->key->serial == 0 || (req->key->len != 16 && req->key->len != 24 && req->key->len != 32)) return false;
+  return req->mode <= AES_DEV_CTR && req->dir <= AES_DEV_DECRYPT && req->ctr_width <= AES_DEV_CTR128;
+}
+
+aes_dma_result_t aes_dma_submit(aes_dma_t *eng, aes_dma_req_t *req) {
+  if (!eng || !eng->aes || !req_ok(req)) return AES_DMA_BAD_ARG;
+  req->dma_err = DMA_ERR_NONE;
+  req->hw = (aes_dma_hw_t){0};
+  req->next = NULL;
+  if (req->len < eng->opts.sw_threshold) {
+    req->in_software = true;
+    req->result = eng->opts.sw(req) == 0 ? AES_DMA_OK : AES_DMA_SW_ERROR;
+    if (req->complete) req->complete(req);
+    return req->result;
+  }
+  req->in_software = false;
+  req->result = AES_DMA_PENDING;
+  uint32_t irq = irq_save();
+  bool idle = eng->head == NULL;
+  if (idle) {
+    eng->head = req;
+  } else {
+    eng->tail->next = req;
+  }
+  eng->tail = req;
+  if (idle) start_hw(eng);
+  irq_restore(irq);
+  return AES_DMA_PENDING;
+}
+
+bool aes_dma_poll(aes_dma_t *eng) {
+  if (!eng || !eng->head) return false;
+  uint32_t err = DMA_IRQ_ERR(eng->ch_in) | DMA_IRQ_ERR(eng->ch_out);
+  uint32_t pending = dma_irq_ack_mask(eng->dma, DMA_IRQ_DONE(eng->ch_in) | DMA_IRQ_DONE(eng->ch_out) | err);
+  if (pending & err) {
+    finish(eng, AES_DMA_BUS_ERROR);
+    return true;
+  }
+  /* The output channel ends last: every input word was consumed before its last result. */
+  if (pending & DMA_IRQ_DONE(eng->ch_out)) {
+    finish(eng, AES_DMA_OK);
+    return true;
+  }
+  return false;
+}
+
+void aes_dma_irq(aes_dma_t *eng) { (void)aes_dma_poll(eng); }
+
+aes_dma_result_t aes_dma_wait(aes_dma_t *eng, aes_dma_req_t *req, uint32_t max_polls) {
+  if (!eng || !req) return AES_DMA_BAD_ARG;
+  for (uint32_t i = 0; i < max_polls; ++i) {
+    if (req->result != AES_DMA_PENDING) return req->result;
+    if (!eng->opts.use_irq) (void)aes_dma_poll(eng);
+  }
+  return req->result != AES_DMA_PENDING ? req->result : AES_DMA_TIMEOUT;
+}
+
+void aes_dma_reset(aes_dma_t *eng) {
+  if (!eng || !eng->aes) return;
+  uint32_t irq = irq_save();
+  aes_dma_req_t *req = eng->head;
+  eng->head = eng->tail = NULL;
+  (void)stop_all(eng); /* the requests fail with ABORT whether or not everything stopped */
+  irq_restore(irq);
+  while (req) {
+    aes_dma_req_t *next = req->next;
+    req->next = NULL;
+    req->dma_err = DMA_ERR_ABORT;
+    req->result = AES_DMA_BUS_ERROR;
+    if (req->complete) req->complete(req);
+    req = next;
+  }
+}

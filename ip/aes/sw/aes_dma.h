@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * aes_dma: asynchronous AES requests on the memory-mapped AES peripheral fed by two DMA channels
+ * (ip/aes + ip/dma; docs/dma_aes.md), in the style of a kernel crypto request.
+ *
+ * Usage:
+ *   static aes_dev_t aes;  static dma_t dma;  static aes_dma_t eng;
+ *   aes_dev_init(&aes, AESOC_AES_BASE);
+ *   dma_init(&dma, AESOC_DMA_BASE);
+ *   aes_dma_opts_t opts = aes_dma_default_opts();            // DMA knobs, IRQ or polling, fallback
+ *   opts.platform = &my_platform;                             // cache maintenance, bus addresses
+ *   if (aes_dma_init(&eng, &aes, &dma, 0, 1, &opts) != AES_DMA_OK) ...   // channels 0 (in), 1 (out)
+ *
+ *   static aes_dma_key_t key;                                 // one key object per key
+ *   aes_dma_key_set(&key, key_bytes, 16);                     // 16, 24 or 32 bytes
+ *   aes_dma_req_t req = {.key = &key, .mode = AES_DEV_CBC, .dir = AES_DEV_ENCRYPT,
+ *                        .src = in, .dst = out, .len = n, .complete = my_done};
+ *   memcpy(req.iv, iv, 16);
+ *   aes_dma_result_t r = aes_dma_submit(&eng, &req);         // OK: done already (software
+ *                                                             // fallback); PENDING: queued
+ *   ... the completion callback runs from aes_dma_irq() (call it from the DMA interrupt) or from
+ *   aes_dma_poll(); aes_dma_wait(&eng, &req, bound) polls until one request is done.
+ *
+ * Requests are queued (a singly linked list through the request) and run one after the other.
+ * On completion req.result is set, req.iv holds the chaining value for a following request (the
+ * last ciphertext block for CBC, the next counter for CTR), and req.hw the hardware counters of
+ * the run. A key stays loaded in the engine between requests that use the same key object:
+ * only the mode, direction and IV are written (key reuse without reloading). aes_dma_key_set()
+ * on a key object makes the next request reload it; aes_dma_key_wipe() zeroises the copy.
+ *
+ * Cache maintenance: the DMA does not see the CPU's data cache. With a write-through D-cache
+ * (this SoC) sources need nothing; the destination is invalidated (platform->dcache_invalidate)
+ * before the completion callback runs, so the callback and everything after it read fresh data.
+ * The caller must not read the destination while a request is pending.
+ *
+ * Below opts.sw_threshold bytes a request runs in software (opts.sw, synchronously) because the
+ * fixed cost of a hardware request exceeds the software time; the dma-aes benchmark measures the
+ * crossover for each configuration.
+ *
+ * Every call checks its arguments first and returns one aes_dma_result_t; every wait is bounded.
+ */
+#ifndef AES_DMA_H
+#define AES_DMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aes_dev.h"
+#include "dma.h"
+
+typedef enum {
+  AES_DMA_OK = 0,    /* done (result of a request, or a call that succeeded) */
+  AES_DMA_PENDING,   /* queued or running; the completion callback will tell */
+  AES_DMA_BAD_ARG,   /* NULL, misaligned, length not a non-zero multiple of 16, bad option */
+  AES_DMA_TIMEOUT,   /* a bounded wait ran out; the request is still pending */
+  AES_DMA_AES_ERROR, /* the AES engine refused the configuration (STATUS.ERR) */
+  AES_DMA_BUS_ERROR, /* a DMA channel stopped with an error: req->dma_err tells which */
+  AES_DMA_SW_ERROR,  /* the software fallback failed */
+  AES_DMA_NO_DEV,    /* aes_dma_init: no DMA controller, or too few request lines */
+} aes_dma_result_t;
+
+/* A key as the driver keeps it: a copy of the key bytes and a serial number that tells the
+ * driver whether the engine still holds it. */
+typedef struct {
+  uint32_t words[8];
+  unsigned len;    /* bytes: 16, 24, 32 */
+  uint32_t serial; /* changes on every aes_dma_key_set */
+} aes_dma_key_t;
+
+typedef struct aes_dma_req aes_dma_req_t;
+typedef void (*aes_dma_complete_fn)(aes_dma_req_t *req);
+
+/* Hardware counters of one request, read when it completes. */
+typedef struct {
+  uint32_t dma_cycles;  /* input channel start to output channel idle (CHn_CYCLES) */
+  uint32_t engine_busy; /* cycles the AES engine had blocks queued or in flight (PERF_BUSY) */
+  uint32_t in_wait;     /* cycles the input channel waited for the AES input request */
+  uint32_t out_wait;    /* cycles the output channel waited for a result block */
+  uint32_t beats;       /* data words moved by both channels (reads + writes) */
+} aes_dma_hw_t;
+
+struct aes_dma_req {
+  /* Set by the caller. */
+  const aes_dma_key_t *key;
+  aes_dev_mode_t mode;
+  aes_dev_dir_t dir;
+  aes_dev_ctr_width_t ctr_width;
+  uint32_t iv[4];  /* in: IV / initial counter (CBC, CTR); out: the chaining value */
+  const void *src; /* word aligned */
+  void *dst;       /* word aligned; may equal src */
+  size_t len;      /* bytes, a non-zero multiple of 16 */
+  aes_dma_complete_fn complete; /* may be NULL (poll req->result) */
+  void *user;
+  /* Set by the driver. */
+  volatile aes_dma_result_t result; /* AES_DMA_PENDING until done */
+  dma_err_t dma_err;
+  bool in_software; /* ran in the software fallback */
+  aes_dma_hw_t hw;
+  aes_dma_req_t *next;
+};
+
+/* Platform services: a driver lifted into another SoC supplies its own. */
+typedef struct {
+  void (*dcache_invalidate)(void *addr, size_t len); /* after the DMA wrote [addr, addr+len) */
+  uint32_t (*bus_addr)(const void *ptr);             /* CPU pointer -> DMA bus address */
+} aes_dma_platform_t;
+
+/* Software AES for requests below the threshold: processes req in place of the hardware and
+ * updates req->iv like the hardware does; returns 0 on success. */
+typedef int (*aes_dma_sw_fn)(aes_dma_req_t *req);
+
+typedef struct {
+  /* DMA knobs (the OMAP sDMA study's, docs/dma_aes.md). */
+  unsigned burst;      /* memory-side beats per burst: 1, 4 or 8 (the AES side moves 4-word blocks) */
+  bool prefetch;       /* the input channel reads ahead before the AES asks */
+  unsigned fifo_words; /* FIFO words each channel may fill: 0 (all), 16, 32 or 64 */
+  unsigned prio;       /* channel priority 0..3 */
+  bool bus_prio;       /* the channels' bursts use the crossbar's high-priority class */
+  bool early_start;    /* start the channels before the AES engine is configured */
+  bool use_irq;        /* completion by interrupt (call aes_dma_irq from the handler), else polling */
+  bool counters;       /* read the hardware counters into req->hw (costs about 10 register reads) */
+  size_t sw_threshold; /* requests shorter than this many bytes run in software (needs sw) */
+  aes_dma_sw_fn sw;
+  const aes_dma_platform_t *platform; /* NULL: identity addresses, no cache maintenance */
+} aes_dma_opts_t;
+
+typedef struct {
+  aes_dev_t *aes;
+  dma_t *dma;
+  unsigned ch_in, ch_out;
+  aes_dma_opts_t opts;
+  uint32_t loaded_serial; /* serial of the key in the engine, 0 = none */
+  aes_dma_req_t *head, *tail; /* head is running */
+} aes_dma_t;
+
+#define AES_DMA_WAIT_BOUND 10000000u
+
+aes_dma_opts_t aes_dma_default_opts(void);
+__attribute__((warn_unused_result)) aes_dma_result_t aes_dma_init(aes_dma_t *eng, aes_dev_t *aes, dma_t *dma,
+                                                                  unsigned ch_in, unsigned ch_out,
+                                                                  const aes_dma_opts_t *opts);
+/* New DMA knobs for the following requests; the queue must be empty. */
+__attribute__((warn_unused_result)) aes_dma_result_t aes_dma_set_opts(aes_dma_t *eng, const aes_dma_opts_t *opts);
+__attribute__((warn_unused_result)) aes_dma_result_t aes_dma_key_set(aes_dma_key_t *key, const void *bytes,
+                                                                     unsigned len);
+void aes_dma_key_wipe(aes_dma_key_t *key);
+__attribute__((warn_unused_result)) aes_dma_result_t aes_dma_submit(aes_dma_t *eng, aes_dma_req_t *req);
+/* Interrupt handler body (DMA interrupt line): completes the running request if it is done. */
+void aes_dma_irq(aes_dma_t *eng);
+/* Polling: the same, for use without interrupts; returns true if a request completed. */
+bool aes_dma_poll(aes_dma_t *eng);
+/* Polls (or, with interrupts, waits for the handler) until req is done or max_polls ran out. */
+__attribute__((warn_unused_result)) aes_dma_result_t aes_dma_wait(aes_dma_t *eng, aes_dma_req_t *req,
+                                                                  uint32_t max_polls);
+/* Stops everything: aborts the channels, zeroises the engine, fails queued requests with
+ * AES_DMA_BUS_ERROR / DMA_ERR_ABORT. */
+void aes_dma_reset(aes_dma_t *eng);
+
+#endif /* AES_DMA_H */
