@@ -43,3 +43,21 @@ def line_chart(path: Path, x: Sequence[float], series: dict[str, Sequence[float]
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path.name
+
+
+def stacked_bars(path: Path, labels: Sequence[str], parts: dict[str, Sequence[float]], *, title: str,
+                 ylabel: str) -> str:
+    """One bar per label, split into the named parts stacked bottom to top; returns the file name."""
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    bottom = [0.0] * len(labels)
+    for name, values in parts.items():
+        ax.bar(list(labels), list(values), bottom=bottom, label=name)
+        bottom = [b + v for b, v in zip(bottom, values)]
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    ax.tick_params(axis="x", labelrotation=30, labelsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path.name

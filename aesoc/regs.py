@@ -51,7 +51,9 @@ def reg_blocks() -> list[RegBlock]:
 
 def _peakrdl(*args: str) -> None:
     cmd = [sys.executable, "-m", "peakrdl", *args]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    # From the repository root with relative paths: the generated files name their source, and
+    # must read the same in every checkout.
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO)
     if proc.returncode != 0:
         raise ToolError(f"peakrdl failed: {' '.join(args)}\n{proc.stdout}{proc.stderr}")
 
@@ -65,7 +67,7 @@ def generate(block: RegBlock) -> None:
         return
     block.out_dir.mkdir(parents=True, exist_ok=True)
     DOCS.mkdir(parents=True, exist_ok=True)
-    rdl = str(block.rdl)
+    rdl = str(block.rdl.relative_to(REPO))
     _peakrdl(
         "etana", rdl, "-o", str(block.out_dir), "--cpuif", "wishbone-flat",
         "--default-reset", "arst_n", "--err-if-bad-addr",

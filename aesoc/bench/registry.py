@@ -12,6 +12,7 @@ MODULES: tuple[str, ...] = (
     "interfaces",
     "sw_aes",
     "mbedtls_style",
+    "dma_aes",
 )
 
 

@@ -141,14 +141,13 @@ uint32_t dma_irq_ack_mask(dma_t *dma, uint32_t mask);
 /* Fast path for a channel configured once by dma_config and used again and again without
  * descriptors (NEXT stays 0): writes SRC, DST and LEN only, no checks; the next dma_start (or
  * dma_start_fast) runs it. The caller guarantees an idle channel and valid, aligned arguments. */
-#define DMA_CH_REG_(dma, ch, member)                                                                  \
-  (*(volatile uint32_t *)((dma)->base + offsetof(dma_regs_t, CH0) +                                   \
-                          (ch) * (offsetof(dma_regs_t, CH1) - offsetof(dma_regs_t, CH0)) +            \
-                          offsetof(dma_regs__dma_chan_t, member)))
 static inline void dma_set_transfer_fast(const dma_t *dma, unsigned ch, uint32_t src, uint32_t dst, uint32_t len) {
-  DMA_CH_REG_(dma, ch, SRC) = src;
-  DMA_CH_REG_(dma, ch, DST) = dst;
-  DMA_CH_REG_(dma, ch, LEN) = len;
+  /* One pointer, computed before the stores: a volatile store may alias dma->base. */
+  volatile uint32_t *r = (volatile uint32_t *)(dma->base + offsetof(dma_regs_t, CH0) +
+                                               ch * (offsetof(dma_regs_t, CH1) - offsetof(dma_regs_t, CH0)));
+  r[offsetof(dma_regs__dma_chan_t, SRC) / 4u] = src;
+  r[offsetof(dma_regs__dma_chan_t, DST) / 4u] = dst;
+  r[offsetof(dma_regs__dma_chan_t, LEN) / 4u] = len;
 }
 /* Starts the channels of ch_mask (bits DMA_CH(c)) without checks or clearing interrupt bits. */
 _Static_assert(DMA_REGS__CMD__START3_bp == DMA_REGS__CMD__START0_bp + 3, "CMD.START bits are contiguous");
