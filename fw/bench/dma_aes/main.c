@@ -79,8 +79,7 @@ static void dcache_invalidate(void *addr, size_t len) {
   (void)len;
   aesoc_dcache_invalidate();
 }
-static uint32_t bus_addr(const void *p) { return (uint32_t)(uintptr_t)p & ~AESOC_UNCACHED_BIT; }
-static const aes_dma_platform_t platform = {.dcache_invalidate = dcache_invalidate, .bus_addr = bus_addr};
+static const aes_dma_platform_t platform = {.dcache_invalidate = dcache_invalidate, .bus_addr_mask = ~AESOC_UNCACHED_BIT};
 
 static aes_dma_opts_t opts_of(const dma_cfg_t *c, bool counters, bool irq) {
   aes_dma_opts_t o = aes_dma_default_opts();
@@ -203,7 +202,7 @@ static void contention(void) {
         if (load == 2) {
           dma_chan_config_t cc = dma_default_config();
           AESOC_CHECK(dma_config(&dma, CH_COPY, &cc) == DMA_OK);
-          AESOC_CHECK(dma_set_transfer(&dma, CH_COPY, bus_addr(copy_src), bus_addr(copy_dst), COPY_BYTES, NULL) ==
+          AESOC_CHECK(dma_set_transfer(&dma, CH_COPY, (uintptr_t)copy_src & ~AESOC_UNCACHED_BIT, (uintptr_t)copy_dst & ~AESOC_UNCACHED_BIT, COPY_BYTES, NULL) ==
                       DMA_OK);
           AESOC_CHECK(dma_start(&dma, DMA_CH(CH_COPY)) == DMA_OK);
         }

@@ -58,9 +58,8 @@ static void dcache_invalidate(void *addr, size_t len) {
   aesoc_dcache_invalidate(); /* this core has only the invalidate-all operation */
 }
 
-static uint32_t bus_addr(const void *p) { return (uint32_t)(uintptr_t)p & ~AESOC_UNCACHED_BIT; }
 
-static const aes_dma_platform_t platform = {.dcache_invalidate = dcache_invalidate, .bus_addr = bus_addr};
+static const aes_dma_platform_t platform = {.dcache_invalidate = dcache_invalidate, .bus_addr_mask = ~AESOC_UNCACHED_BIT};
 
 static void fill(uint32_t *state, void *buf, size_t words) {
   uint32_t *w = buf;

@@ -103,7 +103,8 @@ struct aes_dma_req {
 /* Platform services: a driver lifted into another SoC supplies its own. */
 typedef struct {
   void (*dcache_invalidate)(void *addr, size_t len); /* after the DMA wrote [addr, addr+len) */
-  uint32_t (*bus_addr)(const void *ptr);             /* CPU pointer -> DMA bus address */
+  uint32_t bus_addr_mask; /* DMA bus address = CPU address & mask (e.g. to drop an uncached-alias
+                             bit); 0 means all ones */
 } aes_dma_platform_t;
 
 /* Software AES for requests below the threshold: processes req in place of the hardware and
