@@ -22,6 +22,7 @@
 #define CH_IN 0u
 #define CH_OUT 1u
 #define CH_COPY 2u
+#define WAIT_POLLS 1000000u /* a 16 KB request needs about 1000 */
 
 /* Source in bank 0, destination in bank 1: the read and write masters work on different banks. */
 static uint8_t src[MAX_BYTES] __attribute__((aligned(32)));
@@ -113,6 +114,26 @@ static uint32_t sw_run(unsigned k, const op_t *op, const uint8_t *in, uint8_t *o
   return t;
 }
 
+/* A request that did not complete: what the hardware says, then a reset so the sweep goes on. */
+static void report_failure(const aes_dma_req_t *req, aes_dma_result_t r) {
+  dma_counters_t in, out;
+  AESOC_CHECK(dma_counters(&dma, CH_IN, &in) == DMA_OK && dma_counters(&dma, CH_OUT, &out) == DMA_OK);
+  aesoc_rec_begin("dma_aes_failure");
+  aesoc_rec_u64("result", r);
+  aesoc_rec_u64("bytes", req->len);
+  aesoc_rec_u64("in_busy", dma_busy(&dma, CH_IN));
+  aesoc_rec_u64("out_busy", dma_busy(&dma, CH_OUT));
+  aesoc_rec_u64("in_err", dma_error(&dma, CH_IN));
+  aesoc_rec_u64("out_err", dma_error(&dma, CH_OUT));
+  aesoc_rec_u64("in_rd", in.rd_beats);
+  aesoc_rec_u64("in_wr", in.wr_beats);
+  aesoc_rec_u64("out_rd", out.rd_beats);
+  aesoc_rec_u64("out_wr", out.wr_beats);
+  aesoc_rec_u64("aes_status", aes_dev_status(&aes));
+  aesoc_rec_end();
+  aes_dma_reset(&eng);
+}
+
 /* One hardware request from submit to the completion seen by the caller (polling), run three
  * times back to back like tcrypt's loop; the last (warm caches) is reported. */
 static uint32_t hw_run(unsigned k, const op_t *op, size_t len, aes_dma_req_t *req) {
@@ -123,9 +144,13 @@ static uint32_t hw_run(unsigned k, const op_t *op, size_t len, aes_dma_req_t *re
     memcpy(req->iv, iv0, 16);
     uint32_t t0 = aesoc_cycles32();
     aes_dma_result_t r = aes_dma_submit(&eng, req);
-    if (r == AES_DMA_PENDING) r = aes_dma_wait(&eng, req, AES_DMA_WAIT_BOUND);
+    if (r == AES_DMA_PENDING) r = aes_dma_wait(&eng, req, WAIT_POLLS);
     t = aesoc_cycles32() - t0;
     AESOC_CHECK(r == AES_DMA_OK);
+    if (r != AES_DMA_OK) {
+      report_failure(req, r);
+      return t;
+    }
   }
   return t;
 }
@@ -216,7 +241,7 @@ static void contention(void) {
             ++loops;
           }
         } else {
-          r = aes_dma_wait(&eng, &req, AES_DMA_WAIT_BOUND);
+          r = aes_dma_wait(&eng, &req, WAIT_POLLS);
         }
         uint32_t t = aesoc_cycles32() - t0;
         aesoc_irq_disable_global();
