@@ -82,7 +82,8 @@ def build(program_dir: Path, config: SocConfig, *, name: str | None = None,
     missing = [d for d in lib_dirs if not d.is_dir()]
     if missing:
         raise ToolError(f"no firmware library folder {missing[0]}")
-    lib_sources = sorted([*(FW / "lib").glob("*.c"), *[c for d in [*driver_dirs, *lib_dirs] for c in d.glob("*.c")]])
+    lib_sources = sorted([*(FW / "lib").glob("*.c"),
+                          *[c for d in [*driver_dirs, *lib_dirs] for c in [*d.glob("*.c"), *d.glob("*.S")]]])
     sources = [FW / "crt0.S", *lib_sources, *_sources(program_dir)]
     includes = [FW / "lib", platform_dir, *reg_dirs, *driver_dirs, *lib_dirs, program_dir]
     cmd = [riscv_tool("gcc"), *ARCH_FLAGS, *COMMON_FLAGS, *cflags]

@@ -28,6 +28,7 @@ class Variant:
     label: str
     tables: str  # where its tables live
     constant_time: bool
+    asm: bool = False  # hand-written RV32IM assembly: runs on the SoC (and the instruction counter), not on the host
 
 
 VARIANTS: tuple[Variant, ...] = (
@@ -38,6 +39,7 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("ttable-unrolled-rt", "SWC_AES_UNROLLED_RT", "T-tables computed at run time, full unroll",
             "RAM (run time)", False),
     Variant("fixslice", "SWC_AES_FIXSLICE", "Fixsliced, constant time (C)", "none", True),
+    Variant("asm-ttable", "SWC_AES_ASM_TTABLE", "T-tables, RV32IM assembly", "const", False, asm=True),
 )
 
 

@@ -42,6 +42,10 @@
  *   SWC_AES_UNROLLED_RT  fully unrolled rounds, run-time tables.
  *   SWC_AES_FIXSLICE     constant time: fixsliced AES on two blocks at once, no table, no
  *                        secret-dependent branch or address (the default if none is chosen).
+ *   SWC_AES_ASM_TTABLE   SWC_AES_TTABLE with every block in hand-written RV32IM assembly
+ *                        (swc_aes_asm_ttable.S; RV32 only): the fastest variant.
+ *   SWC_AES_ASM_FIXSLICE SWC_AES_FIXSLICE with the cipher in hand-written RV32IM assembly
+ *                        (swc_aes_asm_fixslice.S; RV32 only): the fastest constant-time variant.
  * swc_aes_variant() names the variant a binary was built with. The context layout depends on
  * the variant, so every object of one program must be compiled with the same choice.
  *
@@ -66,11 +70,13 @@ extern "C" {
 
 /* Exactly one variant; default: the constant-time one. */
 #if !defined(SWC_AES_COMPACT) && !defined(SWC_AES_TTABLE) && !defined(SWC_AES_TTABLE_RT) && \
-    !defined(SWC_AES_UNROLLED) && !defined(SWC_AES_UNROLLED_RT) && !defined(SWC_AES_FIXSLICE)
+    !defined(SWC_AES_UNROLLED) && !defined(SWC_AES_UNROLLED_RT) && !defined(SWC_AES_FIXSLICE) && \
+    !defined(SWC_AES_ASM_TTABLE) && !defined(SWC_AES_ASM_FIXSLICE)
 #define SWC_AES_FIXSLICE 1
 #endif
 #if defined(SWC_AES_COMPACT) + defined(SWC_AES_TTABLE) + defined(SWC_AES_TTABLE_RT) + \
-        defined(SWC_AES_UNROLLED) + defined(SWC_AES_UNROLLED_RT) + defined(SWC_AES_FIXSLICE) != 1
+        defined(SWC_AES_UNROLLED) + defined(SWC_AES_UNROLLED_RT) + defined(SWC_AES_FIXSLICE) + \
+        defined(SWC_AES_ASM_TTABLE) + defined(SWC_AES_ASM_FIXSLICE) != 1
 #error "swcrypto: define exactly one SWC_AES_<variant>"
 #endif
 
@@ -89,7 +95,7 @@ typedef enum {
 
 #define SWC_AES_BLOCK_BYTES 16u
 
-#if defined(SWC_AES_FIXSLICE)
+#if defined(SWC_AES_FIXSLICE) || defined(SWC_AES_ASM_FIXSLICE)
 /* Fixsliced round keys: 8 words per round key, up to 15 round keys. */
 #define SWC_AES_RK_WORDS 120u
 #else
