@@ -40,6 +40,8 @@ VARIANTS: tuple[Variant, ...] = (
             "RAM (run time)", False),
     Variant("fixslice", "SWC_AES_FIXSLICE", "Fixsliced, constant time (C)", "none", True),
     Variant("asm-ttable", "SWC_AES_ASM_TTABLE", "T-tables, RV32IM assembly", "const", False, asm=True),
+    Variant("asm-fixslice", "SWC_AES_ASM_FIXSLICE", "Fixsliced, constant time, RV32IM assembly", "none", True,
+            asm=True),
 )
 
 
