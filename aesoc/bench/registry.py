@@ -12,6 +12,8 @@ MODULES: tuple[str, ...] = (
     "interfaces",
     "sw_aes",
     "mbedtls_style",
+    "xip_read",
+    "xip_exec",
 )
 
 
