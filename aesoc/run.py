@@ -113,7 +113,8 @@ def build_and_run(program_dir: Path, config_name: str = "full", *, name: str | N
         bin_path = fw.elf.parent / f"{image.stem}.bin"
         flash_image.encrypt(fw.elf, image, bin_path)
         part_kek = desc.kek if kek is None else kek
-        what += (f" in flash image '{image.name}' ({len(desc.contexts)} OTFAD contexts"
+        n = len(desc.contexts)
+        what += (f" in flash image '{image.name}' ({n} OTFAD context{'' if n == 1 else 's'}"
                  f"{', part with another KEK' if kek is not None and kek != desc.kek else ''})")
     result = run(sim, fw.elf, max_cycles=max_cycles, flash_image=bin_path, kek=part_kek)
     line = (f"{what} on SoC config '{config_name}': {result.status} "
