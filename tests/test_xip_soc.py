@@ -21,6 +21,9 @@ CONFIG = "full"
 CFLAGS = ("-O2", "-DSWC_AES_TTABLE")  # T-tables: 4 KB of lookups in the flash's .rodata
 LIBS = ("crypto",)
 MAX_CYCLES = 5_000_000
+# A boot that stops at the first unwrap: configuration, one ~160-cycle unwrap, a record and a
+# message on the console; the self test itself takes ~360 000 cycles.
+BOOT_FAILURE_CYCLES = 20_000
 
 
 @pytest.fixture(scope="module")
@@ -77,8 +80,8 @@ def test_elf_layout(xip_elf: Path) -> None:
 def test_no_image_boots_plaintext(xip_elf: Path) -> None:
     result, line = go()
     passed(result, line)
-    assert boot_record(result) | {"contexts": 0} == {"kind": "xip_boot", "status": "no-table", "contexts": 0,
-                                                     "key_valid": 0, "active": 0}
+    assert boot_record(result) == {"kind": "xip_boot", "status": "no-table", "contexts": 0, "key_valid": 0,
+                                   "active": 0}
 
 
 def test_plaintext_image(xip_elf: Path, tmp_path: Path) -> None:
@@ -129,6 +132,7 @@ def test_wrong_kek_stops_at_boot(xip_elf: Path, tmp_path: Path) -> None:
     assert rec["status"] == "unwrap-error" and rec["key_valid"] == 0 and rec["active"] == 0
     assert "RFC 3394 integrity check" in result.console
     assert not result.records_of("xip_soc")
+    assert result.cycles < BOOT_FAILURE_CYCLES
     assert other.hex() not in line + result.console + result.stderr
 
 
