@@ -95,7 +95,21 @@ static unsigned ramp_all_errors(void) {
   return errors;
 }
 
-/* Every locked context of the key table: writes ignored, unwrap refused, decryption intact. */
+#define PROBE_WORDS 8u
+
+/* First and last PROBE_WORDS words of the flash range [start, end), read uncached from the flash. */
+static void probe(uint32_t start, uint32_t end, uint32_t out[2 * PROBE_WORDS]) {
+  const volatile uint32_t *lo = (const volatile uint32_t *)(AESOC_FLASH_BASE + AESOC_UNCACHED_BIT + start);
+  const volatile uint32_t *hi = (const volatile uint32_t *)(AESOC_FLASH_BASE + AESOC_UNCACHED_BIT + end) - PROBE_WORDS;
+  xip_flush(AESOC_XIP_BASE);
+  for (unsigned i = 0; i < PROBE_WORDS; i++) {
+    out[i] = lo[i];
+    out[PROBE_WORDS + i] = hi[i];
+  }
+}
+
+/* Every locked context of the key table: writes ignored, unwrap refused, and its region reads
+ * (decrypts) the same before and after the attempts. */
 static unsigned check_locked_contexts(void) {
   const volatile uint32_t *table = AESOC_UNCACHED(__xip_key_table);
   if (table[0] == 0xFFFFFFFFu) return 0; /* plaintext boot: no table */
@@ -105,6 +119,8 @@ static unsigned check_locked_contexts(void) {
     if (!(e[10] & XIP_CTX_LOCK)) continue;
     uint32_t start = XIP_CTX(c, START), end = XIP_CTX(c, END);
     AESOC_CHECK(start == e[8] && end == e[9]);
+    uint32_t before[2 * PROBE_WORDS], after[2 * PROBE_WORDS];
+    probe(start, end, before);
     XIP_CTX(c, CTRL) = 0;  /* would disable it */
     XIP_CTX(c, START) = 0; /* would move it */
     XIP_CTX(c, NONCE0) = ~e[6];
@@ -112,6 +128,8 @@ static unsigned check_locked_contexts(void) {
     AESOC_CHECK(XIP(OTFAD_STATUS) & (1u << (XIP__OTFAD_STATUS__ACTIVE_bp + c)));
     AESOC_CHECK(xip_unwrap(AESOC_XIP_BASE, c, e) == XIP_ERR_LOCKED);
     AESOC_CHECK(XIP(OTFAD_STATUS) & (1u << (XIP__OTFAD_STATUS__KEY_VALID_bp + c)));
+    probe(start, end, after);
+    AESOC_CHECK(memcmp(before, after, sizeof before) == 0);
     checked++;
   }
   if (checked) {
