@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from aesoc import firmware, image, soc
-from aesoc.run import RunResult, build_and_run
+from aesoc.run import RunResult, build_and_run, run
 from aesoc.toolchain import REPO, ToolError
 
 PROGRAM = REPO / "fw" / "tests" / "xip_boot"
@@ -134,6 +134,22 @@ def test_wrong_kek_stops_at_boot(xip_elf: Path, tmp_path: Path) -> None:
     assert not result.records_of("xip_soc")
     assert result.cycles < BOOT_FAILURE_CYCLES
     assert other.hex() not in line + result.console + result.stderr
+
+
+def test_corrupted_table_stops_at_boot(xip_elf: Path, tmp_path: Path) -> None:
+    """A key table whose header is damaged (version word) is refused with its own status."""
+    rng = random.Random(31)
+    kek = rng.randbytes(16)
+    desc_path = tmp_path / "enc.toml"
+    image.write_description(desc_path, random_description(rng, image.xip_layout(xip_elf), kek))
+    flash = tmp_path / "flash.bin"
+    image.encrypt(xip_elf, desc_path, flash)
+    data = bytearray(flash.read_bytes())
+    data[4] ^= 0x02  # version 1 -> 3
+    flash.write_bytes(bytes(data))
+    result = run(soc.build_model(soc.load_config(CONFIG)), xip_elf, max_cycles=MAX_CYCLES, flash_image=flash, kek=kek)
+    assert result.status == "exit" and result.code == firmware.XIP_BOOT_EXIT["table"], result.console
+    assert boot_record(result)["status"] == "bad-table" and not result.records_of("xip_soc")
 
 
 def test_bad_requests(xip_elf: Path, tmp_path: Path) -> None:
