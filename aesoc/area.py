@@ -1,4 +1,5 @@
-"""Area of the SoC's blocks (Yosys synth_ice40), cached by source content and parameters.
+"""Area of the SoC's blocks and of the AES engine variants (Yosys synth_ice40), cached by source
+content and parameters.
 
 SoC-level figures are the sum of the blocks a configuration contains: the CPU, the crossbar,
 system control and the AES interfaces. SRAM banks map to block RAM and are left out, as are a
@@ -9,15 +10,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from aesoc import regs
 from aesoc.soc import SocConfig, memory_map
 from aesoc.synth import SynthResult, synth_ice40
-from aesoc.toolchain import BUILD, REPO, vexriscv_verilog
+from aesoc.toolchain import BUILD, REPO, ToolError, vexriscv_verilog
 
 CACHE = BUILD / "synth"
+AES_IP_DIR = REPO / "ip" / "aes"
 AES_CORE = ["aes_pkg.sv", "aes_sbox.sv", "aes_round.sv", "aes_key_expand.sv", "aes_cipher_core.sv", "aes_engine.sv"]
 
 
@@ -26,6 +30,8 @@ class Block:
     top: str
     sources: tuple[Path, ...]
     parameters: tuple[tuple[str, int | str], ...] = ()
+    # False: synth_ice40 -noflatten (see aesoc.synth), for designs too deep to flatten.
+    flatten: bool = True
 
 
 def _aes(*names: str) -> tuple[Path, ...]:
@@ -77,15 +83,41 @@ def soc_blocks(config: SocConfig) -> dict[str, Block]:
     }
 
 
+def aes_engine_blocks(variants: Sequence[str] | None = None) -> dict[str, dict[str, Block]]:
+    """aes_engine per RTL variant of ip/aes/aes_ip.json (default: its benchmark variants), with
+    ("enc+dec") and without ("enc-only") the decryption datapath. Hierarchy kept: flattened, Yosys
+    0.23 ran out of memory (24 GB) on the pipelined variant."""
+    ip = aes_ip()
+    names = list(variants) if variants else list(ip["benchmark_variants"])
+    unknown = [n for n in names if n not in ip["variants"]]
+    if unknown:
+        raise ToolError(f"unknown AES variant(s) {', '.join(unknown)}; known: {', '.join(ip['variants'])}")
+    sources = tuple(AES_IP_DIR / p for p in ip["rtl"])
+    return {
+        name: {
+            label: Block(ip["top"], sources, tuple({**ip["variants"][name], "DecEnable": dec}.items()), flatten=False)
+            for label, dec in (("enc+dec", 1), ("enc-only", 0))
+        }
+        for name in names
+    }
+
+
+def aes_ip() -> dict[str, Any]:
+    """ip/aes/aes_ip.json: the AES engine's sources and RTL variants."""
+    desc: dict[str, Any] = json.loads((AES_IP_DIR / "aes_ip.json").read_text())
+    return desc
+
+
 def area(block: Block) -> SynthResult:
     """Synthesise (or fetch from the cache) one block."""
-    h = hashlib.sha256(f"{block.top} {sorted(block.parameters)}".encode())
+    mode = "" if block.flatten else " noflatten"
+    h = hashlib.sha256(f"{block.top}{mode} {sorted(block.parameters)}".encode())
     for src in block.sources:
         h.update(src.read_bytes())
-    cached = CACHE / f"{block.top}-{h.hexdigest()[:16]}.json"
+    cached = CACHE / f"{block.top}{mode.replace(' ', '-')}-{h.hexdigest()[:16]}.json"
     if cached.is_file():
         return SynthResult(**json.loads(cached.read_text()))
-    result = synth_ice40(block.top, list(block.sources), dict(block.parameters))
+    result = synth_ice40(block.top, list(block.sources), dict(block.parameters), flatten=block.flatten)
     CACHE.mkdir(parents=True, exist_ok=True)
     cached.write_text(json.dumps(asdict(result)))
     return result

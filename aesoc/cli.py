@@ -1,4 +1,4 @@
-"""The `aesoc` command: build, run, bench, report, lint."""
+"""The `aesoc` command: build, run, bench, report, synth, lint."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from aesoc import firmware, image, report, soc
+from aesoc import area, firmware, image, report, soc
 from aesoc.bench import BenchContext
 from aesoc.bench.registry import benchmarks
 from aesoc.run import run
@@ -106,6 +106,29 @@ def cmd_lint(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_synth(args: argparse.Namespace) -> int:
+    blocks = area.soc_blocks(soc.load_config(args.config))
+    known = ["aes", *blocks]
+    if args.block not in known:
+        raise ToolError(f"unknown block '{args.block}'; known: {', '.join(known)}")
+    if args.block != "aes":
+        if args.variant:
+            raise ToolError(f"block '{args.block}' has no variants (only 'aes' has)")
+        r = area.area(blocks[args.block])
+        params = " ".join(f"{k}={v}" for k, v in r.parameters.items()) or "-"
+        print(f"{'block':22} {'top':10} {'LUT4':>7} {'FF':>6} {'CARRY':>6}  parameters")
+        print(f"{args.block:22} {r.top:10} {r.lut4:>7} {r.ff:>6} {r.carry:>6}  {params}")
+        return 0
+    engine = area.aes_engine_blocks(args.variant)
+    print("aes_engine, synth_ice40 -noflatten (hierarchy kept); enc+dec: DecEnable=1, enc-only: DecEnable=0")
+    print(f"{'variant':18} {'LUT4 enc+dec':>12} {'FF enc+dec':>10} {'LUT4 enc-only':>13} {'FF enc-only':>11}  parameters")
+    for name, by_label in engine.items():
+        full, enc = area.area(by_label["enc+dec"]), area.area(by_label["enc-only"])
+        params = " ".join(f"{k}={v}" for k, v in full.parameters.items() if k != "DecEnable")
+        print(f"{name:18} {full.lut4:>12} {full.ff:>10} {enc.lut4:>13} {enc.ff:>11}  {params}", flush=True)
+    return 0
+
+
 def cmd_image_encrypt(args: argparse.Namespace) -> int:
     r = image.encrypt(Path(args.firmware), Path(args.description), Path(args.output))
     print(f"image: {args.output} ({r.image_bytes} bytes, {r.firmware_bytes} firmware bytes, "
@@ -162,6 +185,13 @@ def parser() -> argparse.ArgumentParser:
     v.add_argument("description")
     v.add_argument("firmware", nargs="?")
     v.set_defaults(func=cmd_image_verify)
+
+    sy = sub.add_parser("synth", help="iCE40 area (Yosys synth_ice40): LUT4 and FF counts of a block")
+    sy.add_argument("block", help="'aes' (the AES engine, per variant) or a SoC block of --config")
+    sy.add_argument("--variant", action="append", default=[],
+                    help="AES engine variant of ip/aes/aes_ip.json (repeatable; default: the benchmarked ones)")
+    sy.add_argument("--config", default="full", help="SoC configuration whose block parameters to use")
+    sy.set_defaults(func=cmd_synth)
 
     li = sub.add_parser("lint", help="verilator --lint-only -Wall over the SoC")
     li.add_argument("--config", default="full")

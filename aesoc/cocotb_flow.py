@@ -13,8 +13,11 @@ from pathlib import Path
 from aesoc.toolchain import BUILD, use_pinned_verilator, verilator_lock
 
 
-def build_dir_for(toplevel: str, parameters: Mapping[str, object]) -> Path:
-    tag = "_".join(f"{k}{v}" for k, v in sorted(parameters.items())) or "default"
+def build_dir_for(
+    toplevel: str, parameters: Mapping[str, object], defines: Mapping[str, object] | None = None
+) -> Path:
+    items = [*sorted(parameters.items()), *sorted((f"D{k}", v) for k, v in (defines or {}).items())]
+    tag = "_".join(f"{k}{v}" for k, v in items) or "default"
     return BUILD / "cocotb" / toplevel / tag
 
 
@@ -25,22 +28,25 @@ def run_cocotb(
     test_module: str,
     test_dir: Path,
     parameters: Mapping[str, object] | None = None,
+    defines: Mapping[str, object] | None = None,
     extra_env: Mapping[str, str] | None = None,
     build_args: Sequence[str] = (),
     testcase: Sequence[str] | None = None,
 ) -> None:
-    """Build (if needed) and run one cocotb module; raise if any cocotb test failed."""
+    """Build (if needed) and run one cocotb module; raise if any cocotb test failed. Preprocessor
+    `defines` (e.g. a gate-level build of a harness) get their own build directory."""
     use_pinned_verilator()
     from cocotb_tools.runner import get_runner
 
     params = dict(parameters or {})
-    build_dir = build_dir_for(toplevel, params)
+    build_dir = build_dir_for(toplevel, params, defines)
     runner = get_runner("verilator")
     with verilator_lock():
         runner.build(
             sources=[str(s) for s in sources],
             hdl_toplevel=toplevel,
             parameters=params,
+            defines=dict(defines or {}),
             build_dir=str(build_dir),
             build_args=["-Wall", "--x-assign", "unique", "--x-initial", "unique", *build_args],
             always=False,

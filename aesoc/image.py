@@ -227,7 +227,9 @@ def load_description(path: Path) -> Description:
 
 def load_firmware(path: Path, desc: Description) -> dict[int, bytes]:
     """Firmware bytes by flash offset: an ELF's PT_LOAD segments at their load addresses in the
-    flash window (cached or uncached view), or a raw binary at binary_offset."""
+    flash window (cached or uncached view), or a raw binary at binary_offset. Segments below the
+    flash window are SRAM (the boot stub of an XIP program, fw/link_xip.ld): the boot loader, not
+    the flash, holds them, so they are left out; an ELF with nothing in the flash is an error."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError as exc:
@@ -250,12 +252,69 @@ def load_firmware(path: Path, desc: Description) -> dict[int, bytes]:
                 continue
             addr = seg["p_paddr"] & ~UNCACHED_BIT
             size = seg["p_filesz"]
+            if addr + size <= FLASH_WINDOW:
+                continue
             offset = addr - FLASH_WINDOW
             if offset < 0 or offset + size > desc.flash_size:
                 raise ImageError(f"{path}: segment at {seg['p_paddr']:#010x} ({size} bytes) is outside the "
                                  f"flash window [{FLASH_WINDOW:#010x}, {FLASH_WINDOW + desc.flash_size:#010x})")
             segments[offset] = seg.data()[:size]
+    if not segments:
+        raise ImageError(f"{path}: no segment in the flash window {FLASH_WINDOW:#010x} (an SRAM program? "
+                         "link it to execute in place: placement 'xip')")
     return segments
+
+
+@dataclass(frozen=True)
+class XipLayout:
+    """Flash offsets of a program linked with fw/link_xip.ld: where its boot stub looks for the
+    key table, and the span [code_start, image_end) that holds its code, read-only data and the
+    load image of .data (what OTFAD contexts must cover to encrypt the whole program)."""
+
+    key_table: int
+    code_start: int
+    image_end: int
+
+    @property
+    def program_span(self) -> tuple[int, int]:
+        """[code_start, image_end) widened to OTFAD's 1 KB granularity: what contexts cover to
+        encrypt the whole program."""
+        return self.code_start, -(-self.image_end // REGION_ALIGN) * REGION_ALIGN
+
+
+def xip_layout(elf: Path) -> XipLayout:
+    """The layout symbols of an XIP-linked ELF; ImageError if it was not linked that way."""
+    names = ("__xip_key_table", "__xip_code_start", "__xip_image_end")
+    try:
+        with open(elf, "rb") as handle:
+            symtab = ELFFile(handle).get_section_by_name(".symtab")
+            found = {n: symtab.get_symbol_by_name(n) for n in names} if symtab else {}
+    except (FileNotFoundError, ELFError) as exc:
+        raise ImageError(f"{elf}: not a readable ELF file: {exc}") from exc
+    missing = [n for n in names if not found.get(n)]
+    if missing:
+        raise ImageError(f"{elf}: no {', '.join(missing)}: not linked to execute in place (fw/link_xip.ld)")
+    key_table, code_start, image_end = ((found[n][0]["st_value"] & ~UNCACHED_BIT) - FLASH_WINDOW for n in names)
+    return XipLayout(key_table, code_start, image_end)
+
+
+def write_description(path: Path, data: Mapping[str, Any]) -> Description:
+    """Check a description given as data (the TOML's shape) and write it as TOML to `path`."""
+    desc = parse_description(data, str(path))
+
+    def value(v: object) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, int):
+            return hex(v)
+        return f'"{v}"'
+
+    lines = [f"{k} = {value(v)}" for k, v in data.items() if k != "context"]
+    for ctx in data.get("context", []):
+        lines += ["", "[[context]]", *(f"{k} = {value(v)}" for k, v in ctx.items())]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n")
+    return desc
 
 
 def key_table(desc: Description) -> bytes:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from aesoc.firmware import Placement
 from aesoc.toolchain import ToolError
 
 RECORD_PREFIX = "@@AESOC "
@@ -41,9 +42,19 @@ def parse_records(console: str) -> list[dict[str, Any]]:
 
 
 def run(sim: Path, elf: Path, *, max_cycles: int = 50_000_000, trace: Path | None = None,
-        trace_from: int = 0, trace_to: int | None = None, timeout_s: float = 1800.0) -> RunResult:
-    """Run one ELF to completion; never raises for a firmware failure, only for harness faults."""
+        trace_from: int = 0, trace_to: int | None = None, timeout_s: float = 1800.0,
+        flash_image: Path | None = None, kek: bytes | None = None) -> RunResult:
+    """Run one ELF to completion; never raises for a firmware failure, only for harness faults.
+
+    `flash_image` fills the flash (the ELF's own flash segments are then not loaded); `kek` is the
+    part's OTP key-encryption key (default: the harness's). Neither appears in any output."""
     cmd = [str(sim), "--max-cycles", str(max_cycles)]
+    if flash_image is not None:
+        cmd += ["--flash-image", str(flash_image)]
+    if kek is not None:
+        if len(kek) != 16:
+            raise ToolError(f"the KEK must be 16 bytes, got {len(kek)}")
+        cmd += ["--kek", kek.hex()]
     if trace is not None:
         cmd += ["--trace", str(trace), "--trace-from", str(trace_from)]
         if trace_to is not None:
@@ -68,16 +79,44 @@ def run(sim: Path, elf: Path, *, max_cycles: int = 50_000_000, trace: Path | Non
 
 def build_and_run(program_dir: Path, config_name: str = "full", *, name: str | None = None,
                   cflags: tuple[str, ...] = ("-O2",), libs: tuple[str, ...] = (),
-                  max_cycles: int = 50_000_000) -> tuple[RunResult, str]:
-    """Build the SoC model and one program, run it; return the result and a line naming the run."""
+                  max_cycles: int = 50_000_000, placement: Placement = "sram",
+                  image: Path | None = None, kek: bytes | None = None) -> tuple[RunResult, str]:
+    """Build the SoC model and one program, run it; return the result and a line naming the run.
+
+    With placement "xip" the program executes in place from the flash. `image` is then a flash
+    image description (TOML, docs/xip.md; key_table = 0 as fw/link_xip.ld reserves it): the image
+    is built from the ELF (aesoc.image.encrypt) and the part's OTP KEK is the description's, or
+    `kek` to simulate a part whose KEK differs. Without `image` the ELF's flash segments are
+    loaded as they are (plaintext, no key table).
+    """
     from aesoc import firmware, soc
+    from aesoc import image as flash_image
     from aesoc.toolchain import REPO
 
+    if image is not None and placement != "xip":
+        raise ToolError("a flash image description needs placement 'xip'")
+    if kek is not None and image is None:
+        raise ToolError("a KEK only matters with a flash image description")
     config = soc.load_config(config_name)
     sim = soc.build_model(config)
-    fw = firmware.build(program_dir, config, name=name, cflags=cflags, libs=libs)
-    result = run(sim, fw.elf, max_cycles=max_cycles)
+    fw = firmware.build(program_dir, config, name=name, cflags=cflags, libs=libs, placement=placement)
     where = fw.elf.relative_to(REPO) if fw.elf.is_relative_to(REPO) else fw.elf
-    line = (f"{where} ({' '.join(cflags)}) on SoC config '{config_name}': {result.status} "
+    what = f"{where} ({' '.join(cflags)})"
+    bin_path = None
+    part_kek = None
+    if image is not None:
+        desc = flash_image.load_description(image)
+        layout = flash_image.xip_layout(fw.elf)
+        if desc.key_table != layout.key_table:
+            raise ToolError(f"{image}: key_table {desc.key_table:#x}, but the boot stub of {where} reads the "
+                            f"table at flash offset {layout.key_table:#x}")
+        bin_path = fw.elf.parent / f"{image.stem}.bin"
+        flash_image.encrypt(fw.elf, image, bin_path)
+        part_kek = desc.kek if kek is None else kek
+        n = len(desc.contexts)
+        what += (f" in flash image '{image.name}' ({n} OTFAD context{'' if n == 1 else 's'}"
+                 f"{', part with another KEK' if kek is not None and kek != desc.kek else ''})")
+    result = run(sim, fw.elf, max_cycles=max_cycles, flash_image=bin_path, kek=part_kek)
+    line = (f"{what} on SoC config '{config_name}': {result.status} "
             f"{result.code} after {result.cycles} cycles at {result.khz:.0f} kHz simulated")
     return result, line

@@ -18,6 +18,20 @@ from pathlib import Path
 from aesoc.toolchain import ToolError, verilator_lock
 
 
+# SB_LUT4 as Yosys's $lut cell (same truth table, I0 the least significant index bit), which
+# write_verilog prints as one expression.
+_SB_LUT4_TO_LUT = """module SB_LUT4 (output O, input I0, input I1, input I2, input I3);
+  parameter [15:0] LUT_INIT = 0;
+  \\$lut #(.WIDTH(4), .LUT(LUT_INIT)) _TECHMAP_REPLACE_ (.A({I3, I2, I1, I0}), .Y(O));
+endmodule
+"""
+
+
+# Verilator arguments for a netlist written by synth_ice40(netlist=...): Yosys netlists and the
+# vendor cell models are not -Wall clean, and they are not our RTL.
+GATE_SIM_ARGS = ("-Wno-fatal", "-Wno-lint", "-Wno-style")
+
+
 @dataclass(frozen=True)
 class SynthResult:
     top: str
@@ -36,6 +50,7 @@ def synth_ice40(
     timeout_s: float = 3600.0,
     flatten: bool = True,
     mem_limit_gb: int = 12,
+    netlist: Path | None = None,
 ) -> SynthResult:
     """Synthesise `top` from SystemVerilog `sources` with `parameters` overridden; count cells.
 
@@ -43,7 +58,11 @@ def synth_ice40(
     parameter set and the counts are summed over instances, which keeps deep unrolled designs
     within memory at the cost of optimisation across module boundaries. Yosys runs with its
     address space capped at mem_limit_gb, so a run that blows up fails instead of starving the
-    machine.
+    machine. With `netlist`, the counted design is also written there as Verilog for gate-level
+    simulation, flattened, internal names dropped and each SB_LUT4 as its truth table
+    (`INIT >> {I3, I2, I1, I0}`): every netlist wire becomes a public signal of the cocotb model,
+    and with the SB_LUT4 model's internal wires the C++ compiler took over 20 minutes. Flip-flops
+    and carries stay iCE40 cells, simulated with `ice40_cells_sim()`.
     """
     yosys = shutil.which("yosys")
     if yosys is None:
@@ -52,14 +71,19 @@ def synth_ice40(
     with tempfile.TemporaryDirectory(prefix="aesoc_synth_") as tmp:
         stat_file = Path(tmp) / "stat.txt"
         script = Path(tmp) / "synth.ys"
-        if any(" " in str(s) for s in sources):
-            raise ToolError(f"yosys scripts cannot name source paths with spaces: {sources}")
+        if any(" " in str(s) for s in [*sources, *([netlist] if netlist else [])]):
+            raise ToolError(f"yosys scripts cannot name paths with spaces: {sources} {netlist}")
         lines = [f"read_verilog -sv {' '.join(str(s) for s in sources)}"]
         lines += [f"chparam -set {name} {value} {top}" for name, value in sorted(params.items())]
         lines += [
             f"synth_ice40 -top {top}{'' if flatten else ' -noflatten'}",
             f"tee -q -o {stat_file} stat",
         ]
+        if netlist is not None:
+            netlist.parent.mkdir(parents=True, exist_ok=True)
+            lut_map = Path(tmp) / "lut_map.v"
+            lut_map.write_text(_SB_LUT4_TO_LUT)
+            lines += [f"techmap -map {lut_map}", "flatten", "opt_clean -purge", f"write_verilog -noattr {netlist}"]
         script.write_text("\n".join(lines) + "\n")
         limit = mem_limit_gb << 30
         start = time.monotonic()
@@ -87,6 +111,17 @@ def synth_ice40(
         cells=cells,
         seconds=seconds,
     )
+
+
+def ice40_cells_sim() -> Path:
+    """Yosys's simulation models of the iCE40 cells (SB_LUT4, SB_DFF*, SB_CARRY, ...)."""
+    yosys = shutil.which("yosys")
+    if yosys is None:
+        raise ToolError("yosys not found: install Debian's yosys (apt-get install yosys)")
+    models = Path(yosys).resolve().parent.parent / "share" / "yosys" / "ice40" / "cells_sim.v"
+    if not models.is_file():
+        raise ToolError(f"iCE40 cell models not found at {models}")
+    return models
 
 
 def _cell_counts(stat_text: str) -> dict[str, int]:

@@ -188,8 +188,10 @@ void write_bytes(const std::vector<MemBank> &banks, uint32_t addr, const uint8_t
   }
 }
 
-// Loads every PT_LOAD segment at its physical address; returns the entry point.
-uint32_t load_elf(const std::string &path, const std::vector<MemBank> &banks) {
+// Loads every PT_LOAD segment at its physical address; returns the entry point. With
+// `skip_flash` (a flash image was given) segments in the flash are left out: the image holds them,
+// built from this ELF by `aesoc image encrypt` and possibly encrypted.
+uint32_t load_elf(const std::string &path, const std::vector<MemBank> &banks, bool skip_flash) {
   if (elf_version(EV_CURRENT) == EV_NONE) {
     fail("libelf initialisation failed");
   }
@@ -224,6 +226,10 @@ uint32_t load_elf(const std::string &path, const std::vector<MemBank> &banks) {
     }
     if (ph.p_offset + ph.p_filesz > file_size) {
       fail("'" + path + "': segment data beyond end of file");
+    }
+    const MemBank &flash = banks.back();
+    if (skip_flash && ph.p_paddr >= flash.base && ph.p_paddr < static_cast<uint64_t>(flash.base) + flash.bytes) {
+      continue;
     }
     const auto *data = reinterpret_cast<const uint8_t *>(image + ph.p_offset);
     const std::string what = "segment " + std::to_string(i);
@@ -282,7 +288,7 @@ int main(int argc, char **argv) {
   if (!opt.flash_image.empty()) {
     load_flash_image(opt.flash_image, banks);
   }
-  const uint32_t entry = load_elf(opt.elf, banks);
+  const uint32_t entry = load_elf(opt.elf, banks, !opt.flash_image.empty());
   if (entry != banks.front().base) {
     char msg[96];
     std::snprintf(msg, sizeof msg, "ELF entry 0x%08x is not the reset vector 0x%08x", entry,

@@ -52,3 +52,25 @@ def test_platform_bench_writes_result_and_report(tmp_path: Path) -> None:
     assert "## platform" in report and "Simulation runs:" in report
     assert (tmp_path / "platform_memory.png").stat().st_size > 1000
     assert "<table>" in (tmp_path / "report.html").read_text()
+
+
+def test_synth_unknown_block(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["synth", "no-such-block"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown block 'no-such-block'; known: aes, cpu, xbar" in err
+
+
+def test_synth_variant_only_for_aes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["synth", "xbar", "--variant", "r1"]) == 2
+    assert "block 'xbar' has no variants" in capsys.readouterr().err
+    assert main(["synth", "aes", "--variant", "r9"]) == 2
+    assert "unknown AES variant(s) r9" in capsys.readouterr().err
+
+
+def test_synth_small_block(capsys: pytest.CaptureFixture[str]) -> None:
+    """The crossbar synthesises in seconds (or comes from the cache): one row with its counts."""
+    assert main(["synth", "xbar"]) == 0
+    row = capsys.readouterr().out.splitlines()[1].split()
+    assert row[:2] == ["xbar", "wb_xbar"]
+    lut4, ff = int(row[2]), int(row[3])
+    assert 200 < lut4 < 5000 and 20 < ff < 500  # a 2x6 Wishbone crossbar, not an empty module

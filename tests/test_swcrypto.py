@@ -281,9 +281,11 @@ def test_variant_on_soc(v: sw_aes.Variant) -> None:
     check_records(run_soc(v, cs).records, cs, v.key)
 
 
-@pytest.mark.parametrize("v", sw_aes.VARIANTS, ids=lambda v: v.key)
+@pytest.mark.parametrize("v", [v for v in sw_aes.VARIANTS if not v.asm], ids=lambda v: v.key)
 def test_variant_on_host(v: sw_aes.Variant, tmp_path: Path) -> None:
-    """The same C code built natively (gcc, -Werror) and run with more random cases."""
+    """The same C code built natively (gcc, -Werror) and run with more random cases. The
+    assembly variants cannot run on the host; test_asm_variant_on_instruction_counter gives them
+    a second, independent set of random cases instead."""
     cs = combined(seed=1000 + sw_aes.VARIANTS.index(v))
     d = write_cases(cs, f"host-{v.key}")
     exe = tmp_path / "swcrypto"
@@ -342,3 +344,58 @@ def test_instruction_counter_runs_the_firmware_faithfully() -> None:
                          cflags=sw_aes.cflags_for(v, extra=(f'-DSWC_CASES_FILE="{d / "swc_cases.h"}"',),
                                                   dirs=(d,))).elf
     check_records(sw_aes.count_instructions(elf), cs, v.key)
+
+
+# ---- assembly variants ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("v", [v for v in sw_aes.VARIANTS if v.asm], ids=lambda v: v.key)
+def test_asm_variant_on_instruction_counter(v: sw_aes.Variant) -> None:
+    """The assembly cannot run on the host: instead of the host build, a second set of random
+    cases (another seed) runs on the RV32IM instruction counter, an independent model of the ISA."""
+    from aesoc import firmware, soc
+
+    cs = combined(seed=2000 + sw_aes.VARIANTS.index(v))
+    d = write_cases(cs, f"iss-{v.key}")
+    elf = firmware.build(PROGRAM, soc.load_config(sw_aes.CONFIG), name=f"swcrypto-iss-{v.key}", libs=sw_aes.LIBS,
+                         cflags=sw_aes.cflags_for(v, extra=(f'-DSWC_CASES_FILE="{d / "swc_cases.h"}"',),
+                                                  dirs=(d,))).elf
+    check_records(sw_aes.count_instructions(elf), cs, v.key)
+
+
+def test_fixslice_assembly_is_generated() -> None:
+    """fw/crypto/swc_aes_asm_fixslice.S is exactly what aesoc/swc_fixslice_gen.py writes."""
+    from aesoc import swc_fixslice_gen
+
+    assert swc_fixslice_gen.OUTPUT.read_text() == swc_fixslice_gen.generate()
+
+
+def test_instruction_profile_of_a_ctr_call(tmp_path: Path) -> None:
+    """aesoc.swprofile on a trace of one 1 KB AES-128 CTR call (asm-ttable): every cycle of the
+    window is charged to one retired instruction, the window's instruction count is what the
+    instruction counter reports for the same call, and the T-table rounds show D-cache misses."""
+    from aesoc import run as arun
+    from aesoc import soc, swprofile
+
+    v = sw_aes.variant("asm-ttable")
+    program = REPO / "fw" / "bench" / "sw_aes_profile"
+    result, line = sw_aes.run_variant(program, v)
+    assert result.status == "exit" and result.code == 0, line
+    (rec,) = result.records_of("sw_aes_profile")
+    elf = sw_aes._elf_for(program, v, "-O2")
+    (iss,) = [r for r in sw_aes.count_instructions(elf) if r["kind"] == "sw_aes_profile"]
+    traced = soc.build_model(soc.load_config(sw_aes.CONFIG), trace=True)
+    fst = tmp_path / "ctr.fst"
+    run = arun.run(traced, elf, trace=fst, trace_from=rec["start"], trace_to=rec["end"])
+    assert run.status == "exit"
+    syms = swprofile.symbols(elf)
+    (api,) = [s for s in syms if s[0] == "swc_aes_ctr"]
+    prof = swprofile.profile(fst, api[1], api[2])
+    total = prof.total()
+    assert total.cycles == prof.cycles
+    for c in prof.per_pc.values():
+        assert c.cycles == c.instructions + sum(c.stalls.values())
+    window = rec["end"] - rec["start"]
+    assert window - 40 <= total.cycles <= window
+    assert abs(total.instructions - (iss["end"] - iss["start"])) <= 20
+    rounds = swprofile.by_ranges(prof, syms)["swc_tt_etail"]
+    assert rounds.instructions > 40_000 and rounds.stalls["dcache"] > 0

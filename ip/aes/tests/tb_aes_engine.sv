@@ -167,20 +167,30 @@ module tb_aes_engine #(
   assign key_we_cycle_o    = kwe_cyc_q;
   assign key_ready_cycle_o = krdy_cyc_q;
 
+  // AES_GATE_LEVEL: the engine and the S-box are Yosys netlists synthesised for this parameter
+  // set (test_aes_gate_level.py), which have no parameters.
+`ifdef AES_GATE_LEVEL
+  aes_sbox u_sbox (
+`else
   aes_sbox #(
     .DecEnable(1'b1)
   ) u_sbox (
+`endif
     .data_i(sbox_data_i),
     .inv_i (sbox_inv_i),
     .data_o(sbox_data_o)
   );
 
+`ifdef AES_GATE_LEVEL
+  aes_engine u_dut (
+`else
   aes_engine #(
     .RoundsPerCycle(RoundsPerCycle),
     .Pipelined     (Pipelined),
     .DecEnable     (DecEnable),
     .KeyLenMax     (KeyLenMax)
   ) u_dut (
+`endif
     .clk_i,
     .rst_ni,
     .mode_i,

@@ -12,6 +12,11 @@
  *
  * Keys never pass through software in clear: the table holds RFC 3394 wrapped keys that the
  * controller unwraps with its OTP key-encryption key. Waits are bounded.
+ *
+ * The SoC's boot stub for firmware executing in place is fw/xip_boot.c. fw/link_xip.ld keeps
+ * every function named xip_* in SRAM (reconfiguring the controller from code it is fetching is
+ * unsafe, and encrypted flash is unreadable before the contexts are loaded): give any new
+ * function or helper of this driver that prefix.
  */
 #ifndef XIP_H
 #define XIP_H

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Self test of a program executing in place from the flash (placement "xip"), run by
+ * tests/test_xip_soc.py from a plaintext image and from images whose OTFAD contexts (random keys
+ * and nonces, 1 KB-granular bounds) cover the code and the read-only data:
+ *  - the code runs from the flash window, .data was copied from it, .bss is zero, .ramfunc code
+ *    runs from SRAM;
+ *  - software AES-128 (T-tables in flash .rodata) gives FIPS-197 C.1, SHA-256 gives FIPS 180-4's
+ *    two-block example;
+ *  - a ramp table in flash (word i holds i) reads back through the cached and the uncached view
+ *    with 8-, 16- and 32-bit loads, across every 1 KB context boundary it spans;
+ *  - each locked context ignores writes to its registers and refuses an unwrap, and still
+ *    decrypts afterwards.
+ */
+#include <string.h>
+
+#include "aesoc.h"
+#include "swcrypto.h"
+#include "xip.h"
+#include "xip_regs.h"
+
+#define RAMP_WORDS 2048u /* 8 KB: spans several 1 KB context boundaries */
+#define XIP(member) AESOC_REG(AESOC_XIP_BASE, xip_t, member)
+#define XIP_CTX(ctx, member)                                                                     \
+  (*(volatile uint32_t *)(AESOC_XIP_BASE + offsetof(xip_t, CTX0) +                               \
+                          (ctx) * (offsetof(xip_t, CTX1) - offsetof(xip_t, CTX0)) +              \
+                          offsetof(xip__ctx_rf_t, member)))
+#define TABLE_HEADER_WORDS 4u
+#define TABLE_ENTRY_WORDS 12u
+
+/* Word i = i, written out by the preprocessor: 2^k terms per level. */
+#define R1(n) (n)
+#define R2(n) R1(n), R1((n) + 1u)
+#define R4(n) R2(n), R2((n) + 2u)
+#define R8(n) R4(n), R4((n) + 4u)
+#define R16(n) R8(n), R8((n) + 8u)
+#define R32(n) R16(n), R16((n) + 16u)
+#define R64(n) R32(n), R32((n) + 32u)
+#define R128(n) R64(n), R64((n) + 64u)
+#define R256(n) R128(n), R128((n) + 128u)
+#define R512(n) R256(n), R256((n) + 256u)
+#define R1024(n) R512(n), R512((n) + 512u)
+#define R2048(n) R1024(n), R1024((n) + 1024u)
+
+static const uint32_t ramp[RAMP_WORDS] __attribute__((aligned(1024))) = {R2048(0u)};
+
+static volatile uint32_t data_word = 0x5EED1234u;
+static volatile uint32_t bss_words[16];
+
+extern const uint32_t __xip_key_table[];
+
+/* FIPS-197 appendix C.1 and FIPS 180-4 / NIST example "abcdbcde...nopq" (two blocks). */
+static const uint8_t aes_key[16] = {0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
+                                    0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f};
+static const uint8_t aes_pt[16] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+                                   0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
+static const uint8_t aes_ct[16] = {0x69, 0xc4, 0xe0, 0xd8, 0x6a, 0x7b, 0x04, 0x30,
+                                   0xd8, 0xcd, 0xb7, 0x80, 0x70, 0xb4, 0xc5, 0x5a};
+static const char sha_msg[] = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+static const uint8_t sha_digest[32] = {
+    0x24, 0x8d, 0x6a, 0x61, 0xd2, 0x06, 0x38, 0xb8, 0xe5, 0xc0, 0x26, 0x93, 0x0c, 0x3e, 0x60, 0x39,
+    0xa3, 0x3c, 0xe4, 0x59, 0x64, 0xff, 0x21, 0x67, 0xf6, 0xec, 0xed, 0xd4, 0x19, 0xdb, 0x06, 0xc1};
+
+__attribute__((section(".ramfunc"), noinline)) static uint32_t from_sram(uint32_t x) {
+  return x * 3u + 1u;
+}
+
+static int in_flash(uintptr_t a) { return (a & ~AESOC_UNCACHED_BIT) - AESOC_FLASH_BASE < 0x1000000u; }
+
+/* Mismatching words of the ramp read through `view` with loads of `width` bytes. */
+static unsigned ramp_errors(const volatile uint8_t *view, unsigned width) {
+  unsigned errors = 0;
+  for (uint32_t i = 0; i < RAMP_WORDS; i++) {
+    const volatile uint8_t *w = view + 4u * i;
+    uint32_t v;
+    if (width == 1) {
+      v = w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
+    } else if (width == 2) {
+      const volatile uint16_t *h = (const volatile uint16_t *)w;
+      v = h[0] | (uint32_t)h[1] << 16;
+    } else {
+      v = *(const volatile uint32_t *)w;
+    }
+    errors += v != i;
+  }
+  return errors;
+}
+
+static unsigned ramp_all_errors(void) {
+  unsigned errors = 0;
+  for (unsigned width = 1; width <= 4; width *= 2) {
+    errors += ramp_errors((const volatile uint8_t *)ramp, width);
+    errors += ramp_errors((const volatile uint8_t *)AESOC_UNCACHED(ramp), width);
+  }
+  return errors;
+}
+
+#define PROBE_WORDS 8u
+
+/* First and last PROBE_WORDS words of the flash range [start, end), read uncached from the flash. */
+static void probe(uint32_t start, uint32_t end, uint32_t out[2 * PROBE_WORDS]) {
+  const volatile uint32_t *lo = (const volatile uint32_t *)(AESOC_FLASH_BASE + AESOC_UNCACHED_BIT + start);
+  const volatile uint32_t *hi = (const volatile uint32_t *)(AESOC_FLASH_BASE + AESOC_UNCACHED_BIT + end) - PROBE_WORDS;
+  xip_flush(AESOC_XIP_BASE);
+  for (unsigned i = 0; i < PROBE_WORDS; i++) {
+    out[i] = lo[i];
+    out[PROBE_WORDS + i] = hi[i];
+  }
+}
+
+/* Every locked context of the key table: writes ignored, unwrap refused, and its region reads
+ * (decrypts) the same before and after the attempts. */
+static unsigned check_locked_contexts(void) {
+  const volatile uint32_t *table = AESOC_UNCACHED(__xip_key_table);
+  if (table[0] == 0xFFFFFFFFu) return 0; /* plaintext boot: no table */
+  unsigned checked = 0;
+  for (uint32_t c = 0; c < table[2]; c++) {
+    const volatile uint32_t *e = table + TABLE_HEADER_WORDS + TABLE_ENTRY_WORDS * c;
+    if (!(e[10] & XIP_CTX_LOCK)) continue;
+    uint32_t start = XIP_CTX(c, START), end = XIP_CTX(c, END);
+    AESOC_CHECK(start == e[8] && end == e[9]);
+    uint32_t before[2 * PROBE_WORDS], after[2 * PROBE_WORDS];
+    probe(start, end, before);
+    XIP_CTX(c, CTRL) = 0;  /* would disable it */
+    XIP_CTX(c, START) = 0; /* would move it */
+    XIP_CTX(c, NONCE0) = ~e[6];
+    AESOC_CHECK(XIP_CTX(c, START) == start);
+    AESOC_CHECK(XIP(OTFAD_STATUS) & (1u << (XIP__OTFAD_STATUS__ACTIVE_bp + c)));
+    AESOC_CHECK(xip_unwrap(AESOC_XIP_BASE, c, e) == XIP_ERR_LOCKED);
+    AESOC_CHECK(XIP(OTFAD_STATUS) & (1u << (XIP__OTFAD_STATUS__KEY_VALID_bp + c)));
+    probe(start, end, after);
+    AESOC_CHECK(memcmp(before, after, sizeof before) == 0);
+    checked++;
+  }
+  if (checked) {
+    /* Read everything again from the flash, not from the caches. */
+    xip_flush(AESOC_XIP_BASE);
+    aesoc_dcache_invalidate();
+    AESOC_CHECK(ramp_all_errors() == 0);
+  }
+  return checked;
+}
+
+int main(void) {
+  AESOC_CHECK(in_flash((uintptr_t)&main));
+  AESOC_CHECK(in_flash((uintptr_t)ramp));
+  AESOC_CHECK(!in_flash((uintptr_t)&from_sram));
+  AESOC_CHECK(from_sram(14u) == 43u);
+  AESOC_CHECK(data_word == 0x5EED1234u);
+  for (unsigned i = 0; i < 16; i++) AESOC_CHECK(bss_words[i] == 0);
+
+  swc_aes_ctx ctx;
+  uint8_t out[16];
+  AESOC_CHECK(swc_aes_setkey_enc(&ctx, aes_key, 128) == SWC_OK);
+  AESOC_CHECK(swc_aes_encrypt_block(&ctx, aes_pt, out) == SWC_OK);
+  AESOC_CHECK(memcmp(out, aes_ct, 16) == 0);
+  uint8_t digest[32];
+  AESOC_CHECK(swc_sha256((const uint8_t *)sha_msg, strlen(sha_msg), digest) == SWC_OK);
+  AESOC_CHECK(memcmp(digest, sha_digest, 32) == 0);
+
+  unsigned ramp_bad = ramp_all_errors();
+  AESOC_CHECK(ramp_bad == 0);
+  unsigned locked = check_locked_contexts();
+
+  aesoc_rec_begin("xip_soc");
+  aesoc_rec_u64("main", (uintptr_t)&main);
+  aesoc_rec_u64("ramp", (uintptr_t)ramp);
+  aesoc_rec_u64("ramp_errors", ramp_bad);
+  aesoc_rec_u64("locked_checked", locked);
+  aesoc_rec_str("aes_variant", swc_aes_variant());
+  aesoc_rec_u64("failures", aesoc_check_failures);
+  aesoc_rec_end();
+  return aesoc_check_failures ? 1 : 0;
+}
