@@ -181,11 +181,11 @@ def render() -> str:
         cmd.append(f'        field {{ sw = w; hw = r; singlepulse; desc = "Abort channel {c}: it stops after its current burst with error code ABORT."; }} '
                    f"abort{c}[{b}:{b}] = 0;")
     for c in range(NUM_CH):
-        irq.append(f'        field {{ sw = rw; onwrite = woclr; hw = r; hwset; desc = "Channel {c} finished its transfer (and chain)."; }} '
+        irq.append(f'        field {{ sw = rw; onwrite = woclr; hw = r; hwset; precedence = hw; desc = "Channel {c} finished its transfer (and chain)."; }} '
                    f"done{c}[{c}:{c}] = 0;")
     for c in range(NUM_CH):
         b = 8 + c
-        irq.append(f'        field {{ sw = rw; onwrite = woclr; hw = r; hwset; desc = "Channel {c} stopped on an error (CHn_STATUS.ERR)."; }} '
+        irq.append(f'        field {{ sw = rw; onwrite = woclr; hw = r; hwset; precedence = hw; desc = "Channel {c} stopped on an error (CHn_STATUS.ERR)."; }} '
                    f"err{c}[{b}:{b}] = 0;")
     text = HEADER.replace("{cmd_fields}", "\n".join(cmd)).replace("{irq_fields}", "\n".join(irq))
     text += CHANNEL_TYPE

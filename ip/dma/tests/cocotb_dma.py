@@ -129,6 +129,27 @@ async def interrupts(dut):
     await finish(dma)
 
 
+@cocotb.test()
+async def interrupt_set_during_clear(dut):
+    """A done event in the very cycle software writes IRQ_STATUS (acknowledging another channel)
+    must not be lost: the hardware set takes precedence. Software writes IRQ_STATUS back to back
+    while channel 0 finishes, for transfers of every length mod the write period, so one run
+    lines the two up."""
+    dma = await bench(dut)
+    dma.mem_write(MEM0, pattern(3, 64))
+    for words in range(8, 16):
+        await dma.configure(0, Xfer(MEM0, MEM1, 4 * words, burst=1))
+        await dma.start(0)
+        await ClockCycles(dut.clk_i, 2)  # the start pulse follows the CMD write
+        assert dma.busy(0)
+        while dma.busy(0):
+            await dma.write_fields("IRQ_STATUS", done1=1)
+        irq = await dma.fields("IRQ_STATUS")
+        assert irq["done0"] == 1, f"{words} words: done0 lost to a concurrent IRQ_STATUS write ({irq}, {await dma.status(0)})"
+        await dma.write_fields("IRQ_STATUS", done0=1)
+    await finish(dma)
+
+
 # ------------------------------------------------------------------------------------------------
 # Memory to memory
 # ------------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ XBAR = REPO / "ip" / "wb_xbar" / "rtl"
 
 # Groups of cocotb tests (cocotb_dma.py), one pytest case each per FIFO depth.
 GROUPS = {
-    "registers": ["registers_and_config_lock", "interrupts"],
+    "registers": ["registers_and_config_lock", "interrupts", "interrupt_set_during_clear"],
     "mem_to_mem": ["mem_to_mem_modes", "burst_shapes", "random_wait_states", "throughput_mem_to_mem"],
     "peripheral": ["peripheral_paced", "prefetch_and_fifo_limit", "early_start", "fixed_stream"],
     "chains": ["descriptor_chains", "descriptor_errors"],
