@@ -76,13 +76,14 @@ def run(ctx: BenchContext) -> BenchResult:
     tables: list[Table] = []
     plots: list[str] = []
 
-    # 1. The study's question per DMA configuration: AES-128-CBC encrypt, buffers/s and MB/s.
-    for engine in ENGINES:
+    # 1. The study's question per DMA configuration: AES-128-CBC encrypt (iterative engine), and CTR
+    #    where the pipelined engine changes the picture.
+    for engine, op in (("iterative", "cbc-enc"), ("unrolled", "ctr")):
         d = data[engine]
-        rows = [[cfg, *[f"{d[(cfg, 128, 'cbc-enc', s)]['total']} c, {_mbps(s, d[(cfg, 128, 'cbc-enc', s)]['total'])}"
+        rows = [[cfg, *[f"{d[(cfg, 128, op, s)]['total']} c, {_mbps(s, d[(cfg, 128, op, s)]['total'])}"
                         for s in sizes]] for cfg in CONFIGS]
         tables.append(Table(
-            title=f"AES-128-CBC encrypt per DMA configuration, {engine} engine: cycles per buffer, MB/s at "
+            title=f"AES-128 {op} per DMA configuration, {engine} engine: cycles per buffer, MB/s at "
                   f"{NOMINAL_MHZ} MHz",
             columns=["DMA configuration", *[f"{s} B" for s in sizes]],
             rows=rows,
@@ -90,12 +91,13 @@ def run(ctx: BenchContext) -> BenchResult:
                    "(third of three back-to-back requests). Configurations: default = 4-beat bursts, no "
                    "prefetch, 16-word FIFO; then prefetch on; FIFO 32 and 64 words; channels at high priority "
                    "(channel priority 3 and the crossbar's high-priority class); early start (channels started "
-                   "before the AES engine is programmed); 8-beat memory bursts on top."],
+                   "before the AES engine is programmed); 8-beat memory bursts on top. Every record of every "
+                   "key size and mode is in results/dma-aes.json."],
         ))
         plots.append(line_chart(
             ctx.results_dir / f"dma_aes_{engine}.png", sizes,
-            {cfg: [_mbps(s, d[(cfg, 128, "cbc-enc", s)]["total"]) for s in sizes] for cfg in CONFIGS},
-            title=f"AES-128-CBC encrypt by DMA, {engine} engine", xlabel="buffer bytes",
+            {cfg: [_mbps(s, d[(cfg, 128, op, s)]["total"]) for s in sizes] for cfg in CONFIGS},
+            title=f"AES-128 {op} by DMA, {engine} engine", xlabel="buffer bytes",
             ylabel=f"MB/s at {NOMINAL_MHZ} MHz", logx=True))
 
     # 2. Decomposition and theory, every key size and mode, best configuration.
@@ -201,7 +203,41 @@ def run(ctx: BenchContext) -> BenchResult:
                "software fallback threshold (aes_dma_opts_t.sw_threshold) should be set below the crossover."],
     ))
 
-    # 7. Concurrent traffic.
+    # 7. The issue's targets, measured.
+    best_iter = data["iterative"][("burst8", 128, "cbc-enc", 16384)]
+    cbc_bound = ITERATIVE_LATENCY[128] / 16
+    fixed = [r["total"] - r["hw"] for engine in ENGINES for (cfg, _, _, s), r in data[engine].items()
+             if cfg == "default" and s >= 1024]
+    rows = [["AES-128-CBC encrypt, 16 KB, iterative: within 5 % of the engine bound "
+             f"({cbc_bound:.4f} c/B)", f"<= {cbc_bound * 1.05:.3f} c/B end to end",
+             f"{best_iter['total'] / 16384:.3f} c/B ('burst8'), "
+             f"{data['iterative'][('default', 128, 'cbc-enc', 16384)]['total'] / 16384:.3f} (default)",
+             "holds" if best_iter["total"] / 16384 <= cbc_bound * 1.05 else "missed"]]
+    for op in ("cbc-dec", "ctr"):
+        r = data["unrolled"][(best, 128, op, 16384)]
+        bound = AES_SLAVE_BEATS / 16
+        rows.append([f"AES-128 {op}, 16 KB, unrolled: within 10 % of the bus bound ({bound:.3f} c/B: "
+                     f"{AES_SLAVE_BEATS} AES-slave beats per block)", f"<= {bound * 1.1:.3f} c/B hardware",
+                     f"{r['hw'] / 16384:.3f} c/B hardware, {r['total'] / 16384:.3f} end to end",
+                     "holds" if r["hw"] / 16384 <= bound * 1.1 else "missed"])
+    rows.append(["fixed per-request cost (default configuration, every key size and mode, >= 1 KB)",
+                 "<= 200 cycles", f"{min(fixed)}..{max(fixed)} cycles",
+                 "holds" if max(fixed) <= 200 else "missed"])
+    ratios = [theory_cycles(engine, op, bits, s) / r["hw"] for engine in ENGINES
+              for (cfg, bits, op, s), r in data[engine].items() if cfg == best and s >= 1024]
+    rows.append([f"theory / measured hardware time, buffers >= 1 KB ('{best}')", ">= 0.9",
+                 f"{min(ratios):.2f}..{max(ratios):.2f}", "holds" if min(ratios) >= 0.9 else "missed"])
+    tables.append(Table(
+        title="Issue targets",
+        columns=["target", "goal", "measured", "verdict"],
+        rows=rows,
+        notes=["Why the misses: docs/dma_aes.md (the fixed cost is the RV32IM driver path at about 2 cycles per "
+               "instruction with write-through stores; with the pipelined engine each block still needs two "
+               "4-beat bursts on the one AES slave port plus a burst hand-over and a request re-sample per "
+               "burst, about 10.6 cycles per block where the beats alone take 8)."],
+    ))
+
+    # 8. Concurrent traffic.
     loads = [r for r in records["iterative"] if r["kind"] == "dma_aes_load"]
     rows = [[r["load"], "high" if r["priority"] else "normal", r["bytes"], r["total"], r["hw"],
              round(r["hw"] / r["bytes"], 3), r["cpu_loops"]] for r in loads]
