@@ -61,8 +61,8 @@ def synth_ice40(
     machine. With `netlist`, the counted design is also written there as Verilog for gate-level
     simulation, flattened, internal names dropped and each SB_LUT4 as its truth table
     (`INIT >> {I3, I2, I1, I0}`): every netlist wire becomes a public signal of the cocotb model,
-    and with the SB_LUT4 model's internal wires the C++ compiler took over 20 minutes. Flip-flops
-    and carries stay iCE40 cells, simulated with `ice40_cells_sim()`.
+    and with the SB_LUT4 model's internal wires the model did not compile in 20 minutes.
+    Flip-flops and carries stay iCE40 cells, simulated with `ice40_cells_sim()`.
     """
     yosys = shutil.which("yosys")
     if yosys is None:

@@ -201,6 +201,12 @@ package aes_pkg;
     endcase
   endfunction
 
+  // Byte swap of a 32-bit word. Bus wrappers and the CFU move words in memory byte order (byte 0
+  // of an array in bits [7:0] after lw); the engine wants byte 0 of a block in its top bits.
+  function automatic logic [31:0] bswap(logic [31:0] w);
+    bswap = {w[7:0], w[15:8], w[23:16], w[31:24]};
+  endfunction
+
 endpackage
 
 `default_nettype wire

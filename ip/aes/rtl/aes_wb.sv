@@ -4,7 +4,8 @@
 
 // Register map: ip/aes/data/aes.rdl (docs/registers/aes.md). Words are in memory byte order:
 // register word i holds block bytes 4i..4i+3 with byte 4i in bits 7:0, so software copies byte
-// arrays with plain word loads and stores. The engine wants byte 0 in its top bits: bswap.
+// arrays with plain word loads and stores. The engine wants byte 0 in its top bits:
+// aes_pkg::bswap.
 // Flow control is on the bus: a DATA_IN3 write while the input FIFO is full, and a DATA_OUT
 // read while no result is waiting, are held (no ACK) until they can complete. The crossbar's
 // slave timeout turns a wait that can never end into a bus error.
@@ -78,10 +79,6 @@ module aes_wb #(
   // read in that cycle must already show the command's effect, not the state before it.
   logic status_busy;
   assign status_busy = eng_busy | ~in_empty | cmd_key_load | cmd_start | cmd_clear;
-
-  function automatic logic [31:0] bswap(logic [31:0] w);
-    bswap = {w[7:0], w[15:8], w[23:16], w[31:24]};
-  endfunction
 
   aes_reg u_reg (
     .clk                              (clk_i),
@@ -248,10 +245,10 @@ module aes_wb #(
   assign iv_load    = iv_req[3] & iv_req_wr[3];
 
   for (genvar i = 0; i < 4; i++) begin : gen_words
-    assign iv_rdata[i]    = bswap(eng_iv[127 - 32*i -: 32]);
-    assign dout_rdata[i]  = bswap(out_head[127 - 32*i -: 32]);
+    assign iv_rdata[i]    = aes_pkg::bswap(eng_iv[127 - 32*i -: 32]);
+    assign dout_rdata[i]  = aes_pkg::bswap(out_head[127 - 32*i -: 32]);
     assign dout_rd_ack[i] = (cur_kind == EXT_DOUT) & cur_done & (cur_word == 2'(i));
-    assign staged_block[127 - 32*i -: 32] = bswap(i == 3 ? din_wdata[3] : din_q[i]);
+    assign staged_block[127 - 32*i -: 32] = aes_pkg::bswap(i == 3 ? din_wdata[3] : din_q[i]);
   end
 
   // ---- FIFOs and engine ----
@@ -259,7 +256,7 @@ module aes_wb #(
   // manual start, all four staged words.
   logic [127:0] manual_block;
   for (genvar i = 0; i < 4; i++) begin : gen_manual
-    assign manual_block[127 - 32*i -: 32] = bswap(din_q[i]);
+    assign manual_block[127 - 32*i -: 32] = aes_pkg::bswap(din_q[i]);
   end
 
   assign in_push  = ((cur_kind == EXT_DIN3) & cur_done) | (cmd_start & ~in_full);
@@ -293,7 +290,7 @@ module aes_wb #(
   );
 
   for (genvar i = 0; i < 8; i++) begin : gen_key
-    assign eng_key[255 - 32*i -: 32] = bswap(key_word[i]);
+    assign eng_key[255 - 32*i -: 32] = aes_pkg::bswap(key_word[i]);
   end
 
   assign in_pop   = ~in_empty & eng_in_ready;
@@ -314,7 +311,8 @@ module aes_wb #(
     .key_i       (eng_key),
     .key_we_i    (cmd_key_load),
     .key_ready_o (eng_key_ready),
-    .iv_i        ({bswap(iv_stage_q[0]), bswap(iv_stage_q[1]), bswap(iv_stage_q[2]), bswap(iv_wdata[3])}),
+    .iv_i        ({aes_pkg::bswap(iv_stage_q[0]), aes_pkg::bswap(iv_stage_q[1]),
+                   aes_pkg::bswap(iv_stage_q[2]), aes_pkg::bswap(iv_wdata[3])}),
     .iv_we_i     (iv_load),
     .iv_o        (eng_iv),
     .clear_i     (cmd_clear),

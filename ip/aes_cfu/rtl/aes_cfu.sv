@@ -107,10 +107,6 @@ module aes_cfu #(
     endcase
   end
 
-  function automatic logic [31:0] bswap(logic [31:0] w);
-    bswap = {w[7:0], w[15:8], w[23:16], w[31:24]};
-  endfunction
-
   // ---- command handling ----
   // A RESULT read with a block in flight is held until the engine delivers.
   // An engine error stops it for good (until CLEAR), so never wait on it then.
@@ -158,11 +154,13 @@ module aes_cfu #(
           if (funct7[6:2] != '0) err_d = 1'b1;
         end
         F3_KEY: begin
-          key_d[255 - 64*funct7[1:0] -: 64] = {bswap(cmd_inputs_0_i), bswap(cmd_inputs_1_i)};
+          key_d[255 - 64*funct7[1:0] -: 64] = {aes_pkg::bswap(cmd_inputs_0_i),
+                                               aes_pkg::bswap(cmd_inputs_1_i)};
           if (funct7[6:2] != '0) err_d = 1'b1;
         end
         F3_BLOCK: begin
-          block_d[127 - 64*funct7[0] -: 64] = {bswap(cmd_inputs_0_i), bswap(cmd_inputs_1_i)};
+          block_d[127 - 64*funct7[0] -: 64] = {aes_pkg::bswap(cmd_inputs_0_i),
+                                               aes_pkg::bswap(cmd_inputs_1_i)};
           if (funct7[1]) start_d = 1'b1;
           if (funct7[6:2] != '0) err_d = 1'b1;
         end
@@ -186,7 +184,7 @@ module aes_cfu #(
         end
         default: begin  // F3_RESULT
           if (result_valid_q) begin
-            rsp_d = bswap(result_q[127 - 32*funct7[1:0] -: 32]);
+            rsp_d = aes_pkg::bswap(result_q[127 - 32*funct7[1:0] -: 32]);
             if (funct7[1:0] == 2'd3) result_valid_d = 1'b0;
           end else begin
             err_d = 1'b1;  // nothing in flight: answer 0 rather than wait forever
