@@ -1,4 +1,5 @@
-"""Benchmark `sw-aes`: the swcrypto AES variants on the SoC, in the layout of the RIOT study.
+"""Benchmark `sw-aes`: the swcrypto AES variants on the SoC, in the layout of the RIOT study, with
+code and tables in SRAM and (AES-128) executing in place from the QSPI flash.
 
 Also home of the swcrypto build helpers the tests share: the variant list and how a program is
 built with one variant (the firmware flow's `libs=("crypto",)` compiles fw/crypto into it; the
@@ -12,12 +13,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from aesoc import image
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
+from aesoc.firmware import Placement
 from aesoc.run import RunResult, build_and_run
 from aesoc.toolchain import BUILD, REPO, ToolError
 
 CRYPTO_DIR = REPO / "fw" / "crypto"
 CONFIG = "base"
+XIP_CONFIG = "full"  # the configuration with the XIP controller, for placement "xip"
+PLAIN_IMAGE = BUILD / "swcrypto" / "xip-plain.toml"
 LIBS = ("crypto",)  # fw/crypto joins every build
 
 
@@ -40,8 +45,6 @@ VARIANTS: tuple[Variant, ...] = (
             "RAM (run time)", False),
     Variant("fixslice", "SWC_AES_FIXSLICE", "Fixsliced, constant time (C)", "none", True),
     Variant("asm-ttable", "SWC_AES_ASM_TTABLE", "T-tables, RV32IM assembly", "const", False, asm=True),
-    Variant("asm-fixslice", "SWC_AES_ASM_FIXSLICE", "Fixsliced, constant time, RV32IM assembly", "none", True,
-            asm=True),
 )
 
 
@@ -68,13 +71,30 @@ def cflags_for(v: Variant, opt: str = "-O2", extra: tuple[str, ...] = (), dirs: 
     return (opt, f"-D{v.define}", *digest, *extra)
 
 
+def _build_name(program: Path, v: Variant, opt: str, tag: str) -> str:
+    return f"{program.name}-{v.key}{opt.replace('-', '_')}{'-' + tag if tag else ''}"
+
+
+def plain_image() -> Path:
+    """Description of a plaintext flash image (a key table without OTFAD context, so the KEK
+    never matters) for programs executing in place."""
+    PLAIN_IMAGE.parent.mkdir(parents=True, exist_ok=True)
+    image.write_description(PLAIN_IMAGE, {"kek": "00" * 16, "key_table": 0})
+    return PLAIN_IMAGE
+
+
 def run_variant(program: Path, v: Variant, *, opt: str = "-O2", extra: tuple[str, ...] = (),
-                dirs: tuple[Path, ...] = (), tag: str = "", max_cycles: int = 200_000_000) -> tuple[RunResult, str]:
-    """Build `program` with the library in variant `v` and run it on the base SoC. `dirs` are
-    generated folders the build reads (test-case headers); `tag` keeps their builds apart."""
-    name = f"{program.name}-{v.key}{opt.replace('-', '_')}{'-' + tag if tag else ''}"
-    return build_and_run(program, CONFIG, name=name, cflags=cflags_for(v, opt, extra, dirs), libs=LIBS,
-                         max_cycles=max_cycles)
+                dirs: tuple[Path, ...] = (), tag: str = "", max_cycles: int = 200_000_000,
+                placement: Placement = "sram", config: str | None = None) -> tuple[RunResult, str]:
+    """Build `program` with the library in variant `v` and run it on the base SoC (or `config`).
+    `dirs` are generated folders the build reads (test-case headers); `tag` keeps their builds
+    apart. Placement "xip" executes it in place from a plaintext flash image (code and const
+    tables in the flash, RAM tables in SRAM), by default on the `full` SoC."""
+    name = _build_name(program, v, opt, tag)
+    config = config or (XIP_CONFIG if placement == "xip" else CONFIG)
+    return build_and_run(program, config, name=name, cflags=cflags_for(v, opt, extra, dirs), libs=LIBS,
+                         max_cycles=max_cycles, placement=placement,
+                         image=plain_image() if placement == "xip" else None)
 
 
 # ---- the benchmark --------------------------------------------------------------------------------
@@ -88,6 +108,10 @@ CT_TRIALS = 32
 TARGET_TABLE_CTR_CPB = 43.0
 TARGET_CT_CTR_CPB = 80.0
 TARGET_COMPACT_BYTES = 1536
+# Placement runs: AES-128 only (the `full` model simulates about 4x slower than `base`).
+PLACEMENTS: tuple[Placement, ...] = ("sram", "xip")
+PLACEMENT_EXTRA = ("-DSW_AES_KEY_SIZES=1",)
+PLACEMENT_TAG = "aes128"
 # (variant key, RIOT row key in published sw-aes.toml): the RIOT configurations ours mirror.
 RIOT_ROWS = {"ttable": "riot_default", "ttable-rt": "riot_runtime_tables", "ttable-unrolled": "riot_unroll_flash",
              "ttable-unrolled-rt": "riot_unroll_runtime"}
@@ -143,15 +167,24 @@ def library_sizes(elf: Path) -> Sizes:
     return Sizes(api, modes, core, rodata, ram)
 
 
-def _elf_for(program: Path, v: Variant, opt: str) -> Path:
-    """The ELF run_variant(program, v, opt=opt) built."""
-    name = f"{program.name}-{v.key}{opt.replace('-', '_')}"
+def elf_for(program: Path, v: Variant, opt: str, tag: str = "", placement: Placement = "sram") -> Path:
+    """The ELF run_variant(program, v, opt=opt, tag=tag, placement=placement) built."""
+    name = _build_name(program, v, opt, tag) + ("-xip" if placement == "xip" else "")
     return BUILD / "fw" / name / f"{name}.elf"
+
+
+def _where(v: Variant, placement: Placement) -> tuple[str, str]:
+    """Where a variant's code and tables are: XIP moves code and const data into the flash;
+    run-time tables are .bss and stay in SRAM."""
+    code = "XIP flash" if placement == "xip" else "SRAM"
+    if v.tables == "none":
+        return code, "none"
+    return code, f"{v.tables}, in {code if v.tables.startswith('const') else 'SRAM'}"
 
 
 def run(ctx: BenchContext) -> BenchResult:
     builds = [(v, "-O2") for v in VARIANTS] + [(variant("compact"), "-Os")]
-    total = len(builds) + len(VARIANTS)
+    total = len(builds) + 2 * len(VARIANTS) + len(VARIANTS) * len(PLACEMENTS)
     runs: list[str] = []
     records: list[dict[str, Any]] = []
     perf: dict[tuple[str, str], dict[tuple[int, str], int]] = {}
@@ -167,12 +200,12 @@ def run(ctx: BenchContext) -> BenchResult:
         records += recs
         perf[(v.key, opt)] = {(r["bits"], r["metric"]): r["cycles"] for r in recs}
         ctx_bytes[v.key] = result.records_of("sw_aes_ctx")[0]["ctx_bytes"]
-        sizes[(v.key, opt)] = library_sizes(_elf_for(BENCH_PROGRAM, v, opt))
+        sizes[(v.key, opt)] = library_sizes(elf_for(BENCH_PROGRAM, v, opt))
     counts: dict[str, dict[tuple[int, str], int]] = {}
     for v in VARIANTS:
         ctx.progress(len(builds), total, f"instruction count {v.key}")
         counts[v.key] = {(r["bits"], r["metric"]): r["cycles"]
-                         for r in count_instructions(_elf_for(BENCH_PROGRAM, v, "-O2")) if r["kind"] == "sw_aes"}
+                         for r in count_instructions(elf_for(BENCH_PROGRAM, v, "-O2")) if r["kind"] == "sw_aes"}
     spread: dict[str, dict[tuple[str, int], dict[str, Any]]] = {}
     for i, v in enumerate(VARIANTS):
         ctx.progress(len(builds) + i, total, f"timing spread {v.key}")
@@ -184,12 +217,33 @@ def run(ctx: BenchContext) -> BenchResult:
         recs = result.records_of("swc_ct")
         records += recs
         spread[v.key] = {(f"{r['op']}-{r['cache']}", r["bits"]): r for r in recs}
+    # Placement: the same program (AES-128 only) linked for SRAM and executing in place, both on
+    # the configuration with the XIP controller.
+    placed: dict[tuple[str, str], dict[tuple[int, str], int]] = {}
+    placed_sizes: dict[tuple[str, str], Sizes] = {}
+    done = len(builds) + 2 * len(VARIANTS)
+    for v in VARIANTS:
+        for place in PLACEMENTS:
+            ctx.progress(done, total, f"sw_aes {v.key} AES-128 {place} on {XIP_CONFIG}")
+            done += 1
+            result, line = run_variant(BENCH_PROGRAM, v, extra=PLACEMENT_EXTRA, tag=PLACEMENT_TAG,
+                                       config=XIP_CONFIG, placement=place)
+            if result.status != "exit" or result.code != 0:
+                raise ToolError(f"sw_aes benchmark failed: {line}\n{result.console[-2000:]}")
+            runs.append(line)
+            recs = result.records_of("sw_aes")
+            records += [{**r, "placement": place, "soc": XIP_CONFIG} for r in recs]
+            placed[(v.key, place)] = {(r["bits"], r["metric"]): r["cycles"] for r in recs}
+            placed_sizes[(v.key, place)] = library_sizes(
+                elf_for(BENCH_PROGRAM, v, "-O2", PLACEMENT_TAG, place))
     ctx.progress(total, total, "sw_aes done")
     pub = published("sw-aes")
-    tables = [_riot_table(perf, sizes, pub), _full_table(perf), _size_table(perf, sizes, ctx_bytes),
-              _where_table(perf, counts), _spread_table(spread), _targets_table(perf, sizes), _published_table(pub)]
+    tables = [_riot_table(placed, placed_sizes, pub), _placement_table(placed, placed_sizes), _full_table(perf),
+              _size_table(perf, sizes, ctx_bytes), _where_table(perf, counts), _spread_table(spread),
+              _targets_table(perf, sizes), _published_table(pub)]
     return BenchResult(tables=tables, records=records, runs=runs,
-                       config={"soc": CONFIG, "program": str(BENCH_PROGRAM.relative_to(REPO)),
+                       config={"soc": CONFIG, "placement_soc": XIP_CONFIG,
+                               "program": str(BENCH_PROGRAM.relative_to(REPO)),
                                "riot_clock_hz": RIOT_CLOCK_HZ, "buffer_bytes": 1024})
 
 
@@ -201,37 +255,73 @@ def _cpb(cycles: int, nbytes: int = 1024) -> float:
     return round(cycles / nbytes, 1)
 
 
-def _riot_table(perf: dict[tuple[str, str], dict[tuple[int, str], int]], sizes: dict[tuple[str, str], Sizes],
-                pub: dict[str, Any]) -> Table:
+def _riot_table(placed: dict[tuple[str, str], dict[tuple[int, str], int]],
+                sizes: dict[tuple[str, str], Sizes], pub: dict[str, Any]) -> Table:
     rows: list[list[Any]] = []
     for v in VARIANTS:
-        p, s = perf[(v.key, "-O2")], sizes[(v.key, "-O2")]
-        riot = pub.get(RIOT_ROWS.get(v.key, ""), {})
-        enc, dec = p[(128, "enc_block")], p[(128, "dec_block")]
-        ecb_enc, ecb_dec = p[(128, "ecb_enc")] // 64, p[(128, "ecb_dec")] // 64
-        rows.append([v.label, v.tables, _us(enc), _us(dec), enc, dec, ecb_enc, ecb_dec, s.total - s.ram, s.ram,
-                     f"{riot['enc_us']} / {riot['dec_us']}" if riot else "—",
-                     f"{riot['firmware_kb']}" if riot else "—"])
+        for place in PLACEMENTS:
+            p, s = placed[(v.key, place)], sizes[(v.key, place)]
+            # RIOT's code and const tables ran from the STM32's flash: their figures sit beside our XIP rows.
+            riot = pub.get(RIOT_ROWS.get(v.key, ""), {}) if place == "xip" else {}
+            enc, dec = p[(128, "enc_block")], p[(128, "dec_block")]
+            ecb_enc, ecb_dec = p[(128, "ecb_enc")] // 64, p[(128, "ecb_dec")] // 64
+            rows.append([v.label, *_where(v, place), _us(enc), _us(dec), enc, dec, ecb_enc, ecb_dec,
+                         s.total - s.ram, s.ram, f"{riot['enc_us']} / {riot['dec_us']}" if riot else "—",
+                         f"{riot['firmware_kb']}" if riot else "—"])
     asm = pub.get("riot_asm", {})
-    rows.append(["RIOT's assembly row (Schwabe-Stoffelen, Cortex-M3, AES-128 only)", "—", "see the RV32IM assembly rows above",
-                 "", "", "", "", "", "", "", f"{asm.get('enc_us', '—')} / {asm.get('dec_us', '—')}",
-                 f"{asm.get('firmware_kb', '—')}"])
+    rows.append(["RIOT's assembly row (Schwabe-Stoffelen, Cortex-M3, AES-128 only)", "flash", "—",
+                 "see the RV32IM assembly rows above", "", "", "", "", "", "", "",
+                 f"{asm.get('enc_us', '—')} / {asm.get('dec_us', '—')}", f"{asm.get('firmware_kb', '—')}"])
     return Table(
-        title="AES-128 one block, RIOT study layout: µs at the study's 32 MHz and cycles (ours: SoC, SRAM, warm caches)",
-        columns=["variant", "tables", "enc µs @32 MHz", "dec µs @32 MHz", "enc cycles", "dec cycles",
+        title="AES-128 one block, RIOT study layout: µs at the study's 32 MHz and cycles (ours: SoC config "
+              f"'{XIP_CONFIG}', code and tables in SRAM or in the XIP flash, warm caches)",
+        columns=["variant", "code", "tables", "enc µs @32 MHz", "dec µs @32 MHz", "enc cycles", "dec cycles",
                  "enc cycles/block in 1 KB ECB", "dec cycles/block in 1 KB ECB", "library code+rodata B",
                  "library RAM B", "RIOT enc / dec µs", "RIOT firmware KB"],
         rows=rows,
         notes=[
-            "Ours: one swc_aes_encrypt_block/decrypt_block call (API layers included), warm caches, -O2, measured "
-            "with the SoC cycle counter; µs = cycles / 32 MHz to match the RIOT post's clock. The 1 KB ECB columns "
-            "divide one 64-block call by 64.",
+            "Ours: one swc_aes_encrypt_block/decrypt_block call (API layers included), warm caches (the call "
+            "repeated, the third kept), -O2, measured with the SoC cycle counter; µs = cycles / 32 MHz to match "
+            "the RIOT post's clock. The 1 KB ECB columns divide one 64-block call by 64.",
+            f"Both placements run the same benchmark built for AES-128 only ({' '.join(PLACEMENT_EXTRA)}) on "
+            f"'{XIP_CONFIG}': SRAM = linked with fw/link.ld; XIP flash = linked with fw/link_xip.ld and booted from "
+            "a plaintext flash image: code and const data (T-tables, S-boxes) execute and are read in place "
+            "through the 4 KB I$ and D$ (32-byte line refills from QSPI quad I/O at SCK = clk/2, 153 cycles "
+            "from a new address), while .data, .bss (the run-time T-tables), stack and buffers are in SRAM.",
             "Our sizes are the library's own symbols in the linked ELF; RIOT's is their whole firmware (only AES "
-            "options changed between builds), so compare their differences, not the totals.",
-            f"RIOT figures: {pub.get('riot_default', {}).get('source', 'seed 004')} (STM32L151CCU6 Cortex-M3 at 32 MHz, "
-            "gcc 6.3.1 -O2, T-tables in flash with wait states). In our SoC const data sits in SRAM like RAM tables, "
-            "so 'tables const' and 'tables computed at run time' differ only by where the linker puts them.",
+            "options changed between builds), so compare their differences, not the totals. RIOT's figures sit "
+            "beside our XIP rows because their code and const tables ran from the STM32's flash.",
+            f"RIOT figures: {pub.get('riot_default', {}).get('source', 'seed 004')} (STM32L151CCU6 Cortex-M3 at "
+            "32 MHz, gcc 6.3.1 -O2, T-tables in flash with wait states).",
         ],
+    )
+
+
+def _placement_table(placed: dict[tuple[str, str], dict[tuple[int, str], int]],
+                     sizes: dict[tuple[str, str], Sizes]) -> Table:
+    rows: list[list[Any]] = []
+    for v in VARIANTS:
+        sram, xip = placed[(v.key, "sram")], placed[(v.key, "xip")]
+        s = sizes[(v.key, "xip")]
+        row: list[Any] = [v.label, _where(v, "xip")[1]]
+        for metric in ("ctr", "ctr_cold", "cbc_enc", "cbc_dec", "ecb_dec"):
+            row += [_cpb(sram[(128, metric)]), _cpb(xip[(128, metric)])]
+        row += [round(xip[(128, "ctr")] / sram[(128, "ctr")], 2),
+                f"{sram[(128, 'key_enc')]} / {xip[(128, 'key_enc')]}",
+                f"{sram[(0, 'init')]} / {xip[(0, 'init')]}", s.total - s.ram, s.ram]
+        rows.append(row)
+    return Table(
+        title=f"Placement, AES-128 (-O2, SoC config '{XIP_CONFIG}'): cycles/byte over 1 KB with code and const "
+              "tables in SRAM and executing in place from the flash",
+        columns=["variant", "tables under XIP", "CTR c/B SRAM", "CTR c/B XIP", "CTR c/B cold SRAM",
+                 "CTR c/B cold XIP", "CBC enc c/B SRAM", "CBC enc c/B XIP", "CBC dec c/B SRAM", "CBC dec c/B XIP",
+                 "ECB dec c/B SRAM", "ECB dec c/B XIP", "CTR XIP / SRAM", "key exp. enc cycles SRAM / XIP",
+                 "table set-up cycles SRAM / XIP", "flash B (library code+rodata)", "SRAM B (library RAM)"],
+        rows=rows,
+        notes=["The runs of the table above. Warm: the call repeated, the third kept. Cold: D-cache invalidated "
+               "and I-cache flushed right before the call (the XIP prefetch buffer is not flushed). Table set-up: "
+               "swc_aes_init() on cold caches, the run-time variants' T-table generation (code in the flash "
+               "under XIP, tables written to SRAM)."],
     )
 
 
@@ -354,8 +444,8 @@ def _published_table(pub: dict[str, Any]) -> Table:
 BENCHMARK = Benchmark(
     name="sw-aes",
     summary="swcrypto software AES variants (compact, T-tables const/run-time, loop/unrolled, fixsliced "
-            "constant-time): cycles per block, key expansion, 1 KB CTR/CBC/ECB, sizes, timing spread; RIOT's "
-            "figures beside.",
+            "constant-time, T-table assembly): cycles per block, key expansion, 1 KB CTR/CBC/ECB, sizes, timing "
+            "spread, code and tables in SRAM and executing in place from the flash; RIOT's figures beside.",
     run=run,
 )
 
