@@ -9,9 +9,6 @@
 #define AES_FIELD(value, name) (((uint32_t)(value) << AES_PERIPH__##name##_bp) & AES_PERIPH__##name##_bm)
 #define DMA_REG(eng, member) (*(volatile uint32_t *)((eng)->dma->base + offsetof(dma_regs_t, member)))
 
-/* Request lines of this SoC's DMA (aesoc_pkg.sv DMA_REQ_AES_IN / DMA_REQ_AES_OUT). */
-#define REQ_AES_IN 0
-#define REQ_AES_OUT 1
 #define AES_BLOCK_WORDS 4u
 #define IDLE_BOUND 100000u
 
@@ -45,13 +42,14 @@ static inline uint32_t bus_addr(const aes_dma_t *eng, const void *p) {
 }
 
 aes_dma_opts_t aes_dma_default_opts(void) {
-  /* The study's "default" sDMA setup: single-beat bursts, no prefetch, normal priority. */
-  return (aes_dma_opts_t){.burst = 1, .fifo_words = 0, .prio = 0};
+  /* Single-beat bursts, no prefetch, normal priority; the aesoc wiring of the request lines
+   * (aesoc_pkg.sv DMA_REQ_AES_IN = 0, DMA_REQ_AES_OUT = 1). */
+  return (aes_dma_opts_t){.burst = 1, .fifo_words = 0, .prio = 0, .req_in = 0, .req_out = 1};
 }
 
 static bool opts_ok(const aes_dma_opts_t *o) {
   if (o->burst != 1 && o->burst != 4 && o->burst != 8) return false;
-  if (o->prio > 3) return false;
+  if (o->prio > 3 || o->req_in > 7 || o->req_out > 7 || o->req_in == o->req_out) return false;
   if (o->fifo_words != 0 && o->fifo_words < 2 * o->burst) return false;
   return o->sw_threshold == 0 || o->sw != NULL;
 }
@@ -60,12 +58,12 @@ static aes_dma_result_t configure_channels(aes_dma_t *eng) {
   const aes_dma_opts_t *o = &eng->opts;
   dma_chan_config_t in = {
       .src_mode = DMA_ADDR_INC, .dst_mode = DMA_ADDR_WRAP, .burst = o->burst, .block_words = AES_BLOCK_WORDS,
-      .src_req = DMA_REQ_NONE, .dst_req = REQ_AES_IN, .prio = o->prio, .bus_prio = o->bus_prio,
+      .src_req = DMA_REQ_NONE, .dst_req = (int)o->req_in, .prio = o->prio, .bus_prio = o->bus_prio,
       .prefetch = o->prefetch, .fifo_limit = o->fifo_words};
   dma_chan_config_t out = in;
   out.src_mode = DMA_ADDR_WRAP;
   out.dst_mode = DMA_ADDR_INC;
-  out.src_req = REQ_AES_OUT;
+  out.src_req = (int)o->req_out;
   out.dst_req = DMA_REQ_NONE;
   out.prefetch = false;
   if (dma_config(eng->dma, eng->ch_in, &in) != DMA_OK || dma_config(eng->dma, eng->ch_out, &out) != DMA_OK ||
@@ -88,7 +86,9 @@ aes_dma_result_t aes_dma_init(aes_dma_t *eng, aes_dev_t *aes, dma_t *dma, unsign
       !opts_ok(opts)) {
     return AES_DMA_BAD_ARG;
   }
-  if (dma_probe(dma) != DMA_OK || dma->num_req <= REQ_AES_OUT) return AES_DMA_NO_DEV;
+  if (dma_probe(dma) != DMA_OK || dma->num_req <= opts->req_in || dma->num_req <= opts->req_out) {
+    return AES_DMA_NO_DEV;
+  }
   eng->aes = aes;
   eng->dma = dma;
   eng->ch_in = ch_in;

@@ -121,6 +121,7 @@ typedef struct {
   bool early_start;    /* start the channels before the AES engine is configured */
   bool use_irq;        /* completion by interrupt (call aes_dma_irq from the handler), else polling */
   bool counters;       /* read the hardware counters into req->hw (costs about 10 register reads) */
+  unsigned req_in, req_out; /* DMA request lines wired to the AES peripheral's input / output requests */
   size_t sw_threshold; /* requests shorter than this many bytes run in software (needs sw) */
   aes_dma_sw_fn sw;
   const aes_dma_platform_t *platform; /* NULL: identity addresses, no cache maintenance */
