@@ -14,7 +14,7 @@ from pathlib import Path
 from aesoc import area, firmware, image, report, soc
 from aesoc.bench import BenchContext
 from aesoc.bench.registry import benchmarks
-from aesoc.run import run
+from aesoc.run import check_flash_args, prepare_flash, run
 from aesoc.toolchain import REPO, ToolError
 
 RESULTS = REPO / "results"
@@ -43,18 +43,20 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    check_flash_args(args.placement, args.image, None)
     config = soc.load_config(args.config)
     target = Path(args.firmware)
     if target.is_dir():
         elf = firmware.build(target.resolve(), config, cflags=tuple(args.cflags.split()),
-                             libs=tuple(args.lib)).elf
+                             libs=tuple(args.lib), placement=args.placement).elf
     elif target.is_file():
         elf = target
     else:
         raise ToolError(f"no such firmware file or folder: {target}")
+    flash, kek, _ = prepare_flash(elf, args.placement, args.image, None)
     sim = soc.build_model(config, trace=args.trace is not None)
     result = run(sim, elf, max_cycles=args.max_cycles, trace=args.trace,
-                 trace_from=args.trace_from, trace_to=args.trace_to)
+                 trace_from=args.trace_from, trace_to=args.trace_to, flash_image=flash, kek=kek)
     sys.stdout.write(result.console)
     messages = [ln for ln in result.stderr.splitlines() if not ln.startswith("AESOC_SIM ")]
     for line in messages:
@@ -157,6 +159,10 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--config", default="full")
     r.add_argument("--cflags", default="-O2", help="compiler flags when FIRMWARE is a folder")
     r.add_argument("--lib", action="append", default=[], help="link fw/LIB too (repeatable), e.g. crypto")
+    r.add_argument("--placement", choices=["sram", "xip"], default="sram",
+                   help="where the program executes: SRAM, or in place from the QSPI flash (docs/xip.md)")
+    r.add_argument("--image", type=Path,
+                   help="with --placement xip: a flash image description (TOML) to build the image from")
     r.add_argument("--max-cycles", type=int, default=50_000_000)
     r.add_argument("--trace", type=Path, help="write an FST waveform to this file")
     r.add_argument("--trace-from", type=int, default=0, help="first traced cycle")

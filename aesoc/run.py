@@ -77,6 +77,39 @@ def run(sim: Path, elf: Path, *, max_cycles: int = 50_000_000, trace: Path | Non
     )
 
 
+def check_flash_args(placement: Placement, image: Path | None, kek: bytes | None) -> None:
+    """Refuse, before anything is built, a flash image without XIP placement or a KEK without image."""
+    if image is not None and placement != "xip":
+        raise ToolError("a flash image description needs placement 'xip'")
+    if kek is not None and image is None:
+        raise ToolError("a KEK only matters with a flash image description")
+
+
+def prepare_flash(elf: Path, placement: Placement, image: Path | None,
+                  kek: bytes | None) -> tuple[Path | None, bytes | None, str]:
+    """For an XIP run with a flash image description: build the image next to the ELF and pick the
+    part's KEK (the description's, or `kek` for a part whose KEK differs). Returns the image file,
+    the KEK and words naming them for the run's description line (None, None, "" without image)."""
+    from aesoc import image as flash_image
+    from aesoc.toolchain import REPO
+
+    check_flash_args(placement, image, kek)
+    if image is None:
+        return None, None, ""
+    where = elf.relative_to(REPO) if elf.is_relative_to(REPO) else elf
+    desc = flash_image.load_description(image)
+    layout = flash_image.xip_layout(elf)
+    if desc.key_table != layout.key_table:
+        raise ToolError(f"{image}: key_table {desc.key_table:#x}, but the boot stub of {where} reads the "
+                        f"table at flash offset {layout.key_table:#x}")
+    bin_path = elf.parent / f"{image.stem}.bin"
+    flash_image.encrypt(elf, image, bin_path)
+    part_kek = desc.kek if kek is None else kek
+    n = len(desc.contexts)
+    return bin_path, part_kek, (f" in flash image '{image.name}' ({n} OTFAD context{'' if n == 1 else 's'}"
+                                f"{', part with another KEK' if kek is not None and kek != desc.kek else ''})")
+
+
 def build_and_run(program_dir: Path, config_name: str = "full", *, name: str | None = None,
                   cflags: tuple[str, ...] = ("-O2",), libs: tuple[str, ...] = (),
                   max_cycles: int = 50_000_000, placement: Placement = "sram",
@@ -90,32 +123,16 @@ def build_and_run(program_dir: Path, config_name: str = "full", *, name: str | N
     loaded as they are (plaintext, no key table).
     """
     from aesoc import firmware, soc
-    from aesoc import image as flash_image
     from aesoc.toolchain import REPO
 
-    if image is not None and placement != "xip":
-        raise ToolError("a flash image description needs placement 'xip'")
-    if kek is not None and image is None:
-        raise ToolError("a KEK only matters with a flash image description")
+    check_flash_args(placement, image, kek)
     config = soc.load_config(config_name)
     sim = soc.build_model(config)
     fw = firmware.build(program_dir, config, name=name, cflags=cflags, libs=libs, placement=placement)
     where = fw.elf.relative_to(REPO) if fw.elf.is_relative_to(REPO) else fw.elf
     what = f"{where} ({' '.join(cflags)})"
-    bin_path = None
-    part_kek = None
-    if image is not None:
-        desc = flash_image.load_description(image)
-        layout = flash_image.xip_layout(fw.elf)
-        if desc.key_table != layout.key_table:
-            raise ToolError(f"{image}: key_table {desc.key_table:#x}, but the boot stub of {where} reads the "
-                            f"table at flash offset {layout.key_table:#x}")
-        bin_path = fw.elf.parent / f"{image.stem}.bin"
-        flash_image.encrypt(fw.elf, image, bin_path)
-        part_kek = desc.kek if kek is None else kek
-        n = len(desc.contexts)
-        what += (f" in flash image '{image.name}' ({n} OTFAD context{'' if n == 1 else 's'}"
-                 f"{', part with another KEK' if kek is not None and kek != desc.kek else ''})")
+    bin_path, part_kek, image_what = prepare_flash(fw.elf, placement, image, kek)
+    what += image_what
     result = run(sim, fw.elf, max_cycles=max_cycles, flash_image=bin_path, kek=part_kek)
     line = (f"{what} on SoC config '{config_name}': {result.status} "
             f"{result.code} after {result.cycles} cycles at {result.khz:.0f} kHz simulated")

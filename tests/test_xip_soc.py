@@ -164,3 +164,24 @@ def test_bad_requests(xip_elf: Path, tmp_path: Path) -> None:
     sram_elf = firmware.build(REPO / "fw" / "tests" / "hello", soc.load_config(CONFIG)).elf
     with pytest.raises(image.ImageError, match="no segment in the flash window"):
         image.load_firmware(sram_elf, image.parse_description({"kek": "00" * 16, "key_table": 0}))
+
+
+def test_cli_runs_in_place_from_an_encrypted_image(xip_elf: Path, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """`aesoc run --placement xip --image` builds the image from the description and boots it."""
+    from aesoc.cli import main
+
+    rng = random.Random(31)
+    desc_path = tmp_path / "cli.toml"
+    image.write_description(desc_path, random_description(rng, image.xip_layout(xip_elf), rng.randbytes(16)))
+    args = ["run", str(PROGRAM), "--placement", "xip", "--image", str(desc_path), "--cflags", " ".join(CFLAGS),
+            "--lib", *LIBS, "--max-cycles", str(MAX_CYCLES)]
+    assert main(args) == 0, capsys.readouterr().err
+    assert '"kind":"xip_boot","status":"ok"' in capsys.readouterr().out
+
+
+def test_cli_image_needs_xip_placement(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from aesoc.cli import main
+
+    assert main(["run", "fw/tests/hello", "--image", str(tmp_path / "any.toml")]) == 2
+    assert "needs placement 'xip'" in capsys.readouterr().err
