@@ -14,27 +14,15 @@
  * an OTFAD-encrypted image (aesoc/bench/xip_read.py).
  */
 #include "aesoc.h"
+#include "aesoc_vectors.h"
 #include "xip.h"
 
-#define R1(n) (n)
-#define R2(n) R1(n), R1((n) + 1u)
-#define R4(n) R2(n), R2((n) + 2u)
-#define R8(n) R4(n), R4((n) + 4u)
-#define R16(n) R8(n), R8((n) + 8u)
-#define R32(n) R16(n), R16((n) + 16u)
-#define R64(n) R32(n), R32((n) + 32u)
-#define R128(n) R64(n), R64((n) + 64u)
-#define R256(n) R128(n), R128((n) + 128u)
-#define R512(n) R256(n), R256((n) + 256u)
-#define R1024(n) R512(n), R512((n) + 512u)
-#define R2048(n) R1024(n), R1024((n) + 1024u)
-#define R4096(n) R2048(n), R2048((n) + 2048u)
 
 /* Aligned to 1 KB as in the app note. */
-static const uint32_t buf4_a[1024] __attribute__((aligned(1024))) = {R1024(0u)};
-static const uint32_t buf4_b[1024] __attribute__((aligned(1024))) = {R1024(0u)};
-static const uint32_t buf16_a[4096] __attribute__((aligned(1024))) = {R4096(0u)};
-static const uint32_t buf16_b[4096] __attribute__((aligned(1024))) = {R4096(0u)};
+static const uint32_t buf4_a[1024] __attribute__((aligned(1024))) = {AESOC_RAMP_1024(0u)};
+static const uint32_t buf4_b[1024] __attribute__((aligned(1024))) = {AESOC_RAMP_1024(0u)};
+static const uint32_t buf16_a[4096] __attribute__((aligned(1024))) = {AESOC_RAMP_4096(0u)};
+static const uint32_t buf16_b[4096] __attribute__((aligned(1024))) = {AESOC_RAMP_4096(0u)};
 
 typedef void (*linear_fn)(uintptr_t start, uintptr_t end);
 typedef void (*pingpong_fn)(uintptr_t a, uintptr_t b, uint32_t bytes);

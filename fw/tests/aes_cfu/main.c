@@ -5,14 +5,9 @@
 
 #include "aes_cfu.h"
 #include "aesoc.h"
+#include "aesoc_vectors.h"
 
 /* FIPS-197 Appendix C.1-C.3: key 00 01 02 ..., plaintext 00 11 22 ... ff. */
-static const uint8_t FIPS_PT[16] __attribute__((aligned(4))) = {
-    0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
-static const uint8_t FIPS_CT[3][16] __attribute__((aligned(4))) = {
-    {0x69, 0xc4, 0xe0, 0xd8, 0x6a, 0x7b, 0x04, 0x30, 0xd8, 0xcd, 0xb7, 0x80, 0x70, 0xb4, 0xc5, 0x5a},
-    {0xdd, 0xa9, 0x7c, 0xa4, 0x86, 0x4c, 0xdf, 0xe0, 0x6e, 0xaf, 0x70, 0xa0, 0xec, 0x0d, 0x71, 0x91},
-    {0x8e, 0xa2, 0xb7, 0xca, 0x51, 0x67, 0x45, 0xbf, 0xea, 0xfc, 0x49, 0x90, 0x4b, 0x49, 0x60, 0x89}};
 
 #define DIFF_BLOCKS 8
 
@@ -25,19 +20,19 @@ static void fips_vectors(void) {
     aes_cfu_t cfu;
     aes_cfu_init(&cfu);
     AESOC_CHECK(aes_cfu_set_key(&cfu, key, key_len, AES_CFU_ECB, AES_CFU_ENCRYPT) == AES_CFU_OK);
-    AESOC_CHECK(aes_cfu_crypt(&cfu, FIPS_PT, out, 1) == AES_CFU_OK);
-    AESOC_CHECK(memcmp(out, FIPS_CT[k], 16) == 0);
+    AESOC_CHECK(aes_cfu_crypt(&cfu, AESOC_FIPS197_PT, out, 1) == AES_CFU_OK);
+    AESOC_CHECK(memcmp(out, AESOC_FIPS197_CT[k], 16) == 0);
     AESOC_CHECK(aes_cfu_set_key(&cfu, key, key_len, AES_CFU_ECB, AES_CFU_DECRYPT) == AES_CFU_OK);
-    AESOC_CHECK(aes_cfu_crypt(&cfu, FIPS_CT[k], out, 1) == AES_CFU_OK);
-    AESOC_CHECK(memcmp(out, FIPS_PT, 16) == 0);
+    AESOC_CHECK(aes_cfu_crypt(&cfu, AESOC_FIPS197_CT[k], out, 1) == AES_CFU_OK);
+    AESOC_CHECK(memcmp(out, AESOC_FIPS197_PT, 16) == 0);
 
     aes_zkn_key_t ks;
     AESOC_CHECK(aes_zkn_expand_key(&ks, key, key_len, AES_CFU_ENCRYPT) == AES_CFU_OK);
-    aes_zkn_encrypt_block(&ks, FIPS_PT, out);
-    AESOC_CHECK(memcmp(out, FIPS_CT[k], 16) == 0);
+    aes_zkn_encrypt_block(&ks, AESOC_FIPS197_PT, out);
+    AESOC_CHECK(memcmp(out, AESOC_FIPS197_CT[k], 16) == 0);
     AESOC_CHECK(aes_zkn_expand_key(&ks, key, key_len, AES_CFU_DECRYPT) == AES_CFU_OK);
-    aes_zkn_decrypt_block(&ks, FIPS_CT[k], out);
-    AESOC_CHECK(memcmp(out, FIPS_PT, 16) == 0);
+    aes_zkn_decrypt_block(&ks, AESOC_FIPS197_CT[k], out);
+    AESOC_CHECK(memcmp(out, AESOC_FIPS197_PT, 16) == 0);
   }
 }
 

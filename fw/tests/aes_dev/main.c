@@ -6,17 +6,12 @@
 #include "aes_dev.h"
 #include "aes_regs.h"
 #include "aesoc.h"
+#include "aesoc_vectors.h"
 
 #define AES(member) AESOC_REG(AESOC_AES_BASE, aes_periph_t, member)
 #define DIFF_BLOCKS 6
 #define AES_IRQ_LINE 1
 
-static const uint8_t FIPS_PT[16] __attribute__((aligned(4))) = {
-    0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
-static const uint8_t FIPS_CT[3][16] __attribute__((aligned(4))) = {
-    {0x69, 0xc4, 0xe0, 0xd8, 0x6a, 0x7b, 0x04, 0x30, 0xd8, 0xcd, 0xb7, 0x80, 0x70, 0xb4, 0xc5, 0x5a},
-    {0xdd, 0xa9, 0x7c, 0xa4, 0x86, 0x4c, 0xdf, 0xe0, 0x6e, 0xaf, 0x70, 0xa0, 0xec, 0x0d, 0x71, 0x91},
-    {0x8e, 0xa2, 0xb7, 0xca, 0x51, 0x67, 0x45, 0xbf, 0xea, 0xfc, 0x49, 0x90, 0x4b, 0x49, 0x60, 0x89}};
 
 static aes_dev_t dev;
 static volatile unsigned irq_done_count, irq_err_count;
@@ -36,12 +31,12 @@ static void fips(void) {
   for (unsigned k = 0; k < 3; ++k) {
     aes_dev_config_t cfg = {.mode = AES_DEV_ECB, .dir = AES_DEV_ENCRYPT, .key_len = 16u + 8u * k};
     AESOC_CHECK(aes_dev_setup(&dev, &cfg, key, NULL) == AES_DEV_OK);
-    AESOC_CHECK(aes_dev_crypt(&dev, FIPS_PT, out, 1) == AES_DEV_OK);
-    AESOC_CHECK(memcmp(out, FIPS_CT[k], 16) == 0);
+    AESOC_CHECK(aes_dev_crypt(&dev, AESOC_FIPS197_PT, out, 1) == AES_DEV_OK);
+    AESOC_CHECK(memcmp(out, AESOC_FIPS197_CT[k], 16) == 0);
     cfg.dir = AES_DEV_DECRYPT;
     AESOC_CHECK(aes_dev_setup(&dev, &cfg, key, NULL) == AES_DEV_OK);
-    AESOC_CHECK(aes_dev_crypt(&dev, FIPS_CT[k], out, 1) == AES_DEV_OK);
-    AESOC_CHECK(memcmp(out, FIPS_PT, 16) == 0);
+    AESOC_CHECK(aes_dev_crypt(&dev, AESOC_FIPS197_CT[k], out, 1) == AES_DEV_OK);
+    AESOC_CHECK(memcmp(out, AESOC_FIPS197_PT, 16) == 0);
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include "aes_dma.h"
 #include "aesoc.h"
+#include "aesoc_vectors.h"
 #include "swcrypto.h"
 
 #define CASES 24
@@ -146,18 +147,13 @@ static void random_case(unsigned c) {
   }
 }
 
-static const uint8_t FIPS_KEY[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-static const uint8_t FIPS_PT[16] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
-                                    0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
-static const uint8_t FIPS_CT[16] = {0x69, 0xc4, 0xe0, 0xd8, 0x6a, 0x7b, 0x04, 0x30,
-                                    0xd8, 0xcd, 0xb7, 0x80, 0x70, 0xb4, 0xc5, 0x5a};
 
 /* FIPS-197 C.1 through the DMA: the engine works after whatever happened before. */
 static void fips_check(aes_dma_key_t *key) {
-  memcpy(src[0], FIPS_PT, 16);
+  memcpy(src[0], AESOC_FIPS197_PT, 16);
   aes_dma_req_t req = {.key = key, .mode = AES_DEV_ECB, .dir = AES_DEV_ENCRYPT, .src = src[0], .dst = dst[0], .len = 16};
   AESOC_CHECK(run_one(&req) == AES_DMA_OK);
-  AESOC_CHECK(memcmp(dst[0], FIPS_CT, 16) == 0);
+  AESOC_CHECK(memcmp(dst[0], AESOC_FIPS197_CT[0], 16) == 0);
 }
 
 static void error_cases(void) {
@@ -165,8 +161,8 @@ static void error_cases(void) {
   o.platform = &platform;
   AESOC_CHECK(aes_dma_set_opts(&eng, &o) == AES_DMA_OK);
   aes_dma_key_t key;
-  AESOC_CHECK(aes_dma_key_set(&key, FIPS_KEY, 16) == AES_DMA_OK);
-  AESOC_CHECK(aes_dma_key_set(&key, FIPS_KEY, 20) == AES_DMA_BAD_ARG);
+  AESOC_CHECK(aes_dma_key_set(&key, AESOC_FIPS197_KEY, 16) == AES_DMA_OK);
+  AESOC_CHECK(aes_dma_key_set(&key, AESOC_FIPS197_KEY, 20) == AES_DMA_BAD_ARG);
   fips_check(&key);
 
   /* Arguments the driver refuses before touching hardware. */
@@ -224,10 +220,10 @@ static void error_cases(void) {
   o.sw_threshold = 64;
   o.sw = sw_aes;
   AESOC_CHECK(aes_dma_set_opts(&eng, &o) == AES_DMA_OK);
-  memcpy(src[0], FIPS_PT, 16);
+  memcpy(src[0], AESOC_FIPS197_PT, 16);
   aes_dma_req_t small = {.key = &key, .mode = AES_DEV_ECB, .src = src[0], .dst = dst[2], .len = 16};
   AESOC_CHECK(aes_dma_submit(&eng, &small) == AES_DMA_OK);
-  AESOC_CHECK(small.in_software && memcmp(dst[2], FIPS_CT, 16) == 0);
+  AESOC_CHECK(small.in_software && memcmp(dst[2], AESOC_FIPS197_CT[0], 16) == 0);
   o.sw_threshold = 0;
   o.sw = NULL;
   AESOC_CHECK(aes_dma_set_opts(&eng, &o) == AES_DMA_OK);

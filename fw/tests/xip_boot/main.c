@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "aesoc.h"
+#include "aesoc_vectors.h"
 #include "swcrypto.h"
 #include "xip.h"
 #include "xip_regs.h"
@@ -28,38 +29,14 @@
 #define TABLE_HEADER_WORDS 4u
 #define TABLE_ENTRY_WORDS 12u
 
-/* Word i = i, written out by the preprocessor: 2^k terms per level. */
-#define R1(n) (n)
-#define R2(n) R1(n), R1((n) + 1u)
-#define R4(n) R2(n), R2((n) + 2u)
-#define R8(n) R4(n), R4((n) + 4u)
-#define R16(n) R8(n), R8((n) + 8u)
-#define R32(n) R16(n), R16((n) + 16u)
-#define R64(n) R32(n), R32((n) + 32u)
-#define R128(n) R64(n), R64((n) + 64u)
-#define R256(n) R128(n), R128((n) + 128u)
-#define R512(n) R256(n), R256((n) + 256u)
-#define R1024(n) R512(n), R512((n) + 512u)
-#define R2048(n) R1024(n), R1024((n) + 1024u)
 
-static const uint32_t ramp[RAMP_WORDS] __attribute__((aligned(1024))) = {R2048(0u)};
+static const uint32_t ramp[RAMP_WORDS] __attribute__((aligned(1024))) = {AESOC_RAMP_2048(0u)};
 
 static volatile uint32_t data_word = 0x5EED1234u;
 static volatile uint32_t bss_words[16];
 
 extern const uint32_t __xip_key_table[];
 
-/* FIPS-197 appendix C.1 and FIPS 180-4 / NIST example "abcdbcde...nopq" (two blocks). */
-static const uint8_t aes_key[16] = {0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
-                                    0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f};
-static const uint8_t aes_pt[16] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
-                                   0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
-static const uint8_t aes_ct[16] = {0x69, 0xc4, 0xe0, 0xd8, 0x6a, 0x7b, 0x04, 0x30,
-                                   0xd8, 0xcd, 0xb7, 0x80, 0x70, 0xb4, 0xc5, 0x5a};
-static const char sha_msg[] = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
-static const uint8_t sha_digest[32] = {
-    0x24, 0x8d, 0x6a, 0x61, 0xd2, 0x06, 0x38, 0xb8, 0xe5, 0xc0, 0x26, 0x93, 0x0c, 0x3e, 0x60, 0x39,
-    0xa3, 0x3c, 0xe4, 0x59, 0x64, 0xff, 0x21, 0x67, 0xf6, 0xec, 0xed, 0xd4, 0x19, 0xdb, 0x06, 0xc1};
 
 __attribute__((section(".ramfunc"), noinline)) static uint32_t from_sram(uint32_t x) {
   return x * 3u + 1u;
@@ -151,12 +128,12 @@ int main(void) {
 
   swc_aes_ctx ctx;
   uint8_t out[16];
-  AESOC_CHECK(swc_aes_setkey_enc(&ctx, aes_key, 128) == SWC_OK);
-  AESOC_CHECK(swc_aes_encrypt_block(&ctx, aes_pt, out) == SWC_OK);
-  AESOC_CHECK(memcmp(out, aes_ct, 16) == 0);
+  AESOC_CHECK(swc_aes_setkey_enc(&ctx, AESOC_FIPS197_KEY, 128) == SWC_OK);
+  AESOC_CHECK(swc_aes_encrypt_block(&ctx, AESOC_FIPS197_PT, out) == SWC_OK);
+  AESOC_CHECK(memcmp(out, AESOC_FIPS197_CT[0], 16) == 0);
   uint8_t digest[32];
-  AESOC_CHECK(swc_sha256((const uint8_t *)sha_msg, strlen(sha_msg), digest) == SWC_OK);
-  AESOC_CHECK(memcmp(digest, sha_digest, 32) == 0);
+  AESOC_CHECK(swc_sha256((const uint8_t *)AESOC_SHA256_MSG, strlen(AESOC_SHA256_MSG), digest) == SWC_OK);
+  AESOC_CHECK(memcmp(digest, AESOC_SHA256_DIGEST, 32) == 0);
 
   unsigned ramp_bad = ramp_all_errors();
   AESOC_CHECK(ramp_bad == 0);
