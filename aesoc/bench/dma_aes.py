@@ -100,20 +100,24 @@ def run(ctx: BenchContext) -> BenchResult:
             title=f"AES-128 {op} by DMA, {engine} engine", xlabel="buffer bytes",
             ylabel=f"MB/s at {NOMINAL_MHZ} MHz", logx=True))
 
-    # 2. Decomposition and theory, every key size and mode, best configuration.
-    best = "burst8"
+    # 2. Decomposition and theory, every key size and mode, each engine's best configuration (the
+    #    fastest for 16 KB AES-128 CTR: measured, not assumed).
+    best_of = {engine: min(CONFIGS, key=lambda cfg, e=engine: data[e][(cfg, 128, "ctr", 16384)]["total"])
+               for engine in ENGINES}
+    best = best_of["iterative"]
     rows = []
     for engine in ENGINES:
         for bits in KEYS:
             for op in OPS:
                 for s in (1024, 16384):
-                    r = data[engine][(best, bits, op, s)]
+                    r = data[engine][(best_of[engine], bits, op, s)]
                     theory = theory_cycles(engine, op, bits, s)
-                    rows.append([engine, f"AES-{bits}", op, s, r["total"], round(r["total"] / s, 3),
+                    rows.append([f"{engine} ('{best_of[engine]}')", f"AES-{bits}", op, s, r["total"],
+                                 round(r["total"] / s, 3),
                                  r["total"] - r["hw"], r["hw"], round(r["hw"] / s, 3), r["engine_busy"], r["beats"],
                                  theory, round(theory / r["hw"], 3), _mbps(s, r["total"])])
     tables.append(Table(
-        title=f"Every key size and mode, '{best}' configuration: total = fixed + hardware, and theory",
+        title="Every key size and mode, each engine's best DMA configuration: total = fixed + hardware, and theory",
         columns=["engine", "key", "mode", "bytes", "total c", "total c/B", "fixed c", "hardware c", "hw c/B",
                  "engine busy c", "bus beats", "theory c", "theory / hw", f"MB/s at {NOMINAL_MHZ} MHz"],
         rows=rows,
@@ -176,8 +180,8 @@ def run(ctx: BenchContext) -> BenchResult:
     # 5. Beside DCP / CAAM / mbedtls (seed 002) and our software: cycles/byte, AES-CBC-128, 1 KB.
     rt = published("dma-aes")["rt"]
     sw = {(r["op"], r["bytes"]): r["cycles"] for r in records["iterative"] if r["kind"] == "dma_aes_sw"}
-    rows = [[f"ours, DMA + {engine} engine ('{best}')",
-             round(data[engine][(best, 128, "cbc-enc", 1024)]["total"] / 1024, 2)] for engine in ENGINES]
+    rows = [[f"ours, DMA + {engine} engine ('{best_of[engine]}')",
+             round(data[engine][(best_of[engine], 128, "cbc-enc", 1024)]["total"] / 1024, 2)] for engine in ENGINES]
     rows.append([f"ours, software ({SW_VARIANT}), same run", round(sw[("cbc-enc", 1024)] / 1024, 2)])
     rows += [[f"{name} (published)", cpb] for name, cpb in rt["rows"].items()]
     tables.append(Table(
@@ -204,37 +208,39 @@ def run(ctx: BenchContext) -> BenchResult:
     ))
 
     # 7. The issue's targets, measured.
-    best_iter = data["iterative"][("burst8", 128, "cbc-enc", 16384)]
+    best_iter = data["iterative"][(best, 128, "cbc-enc", 16384)]
     cbc_bound = ITERATIVE_LATENCY[128] / 16
     fixed = [r["total"] - r["hw"] for engine in ENGINES for (cfg, _, _, s), r in data[engine].items()
              if cfg == "default" and s >= 1024]
     rows = [["AES-128-CBC encrypt, 16 KB, iterative: within 5 % of the engine bound "
              f"({cbc_bound:.4f} c/B)", f"<= {cbc_bound * 1.05:.3f} c/B end to end",
-             f"{best_iter['total'] / 16384:.3f} c/B ('burst8'), "
+             f"{best_iter['total'] / 16384:.3f} c/B ('{best}'), "
              f"{data['iterative'][('default', 128, 'cbc-enc', 16384)]['total'] / 16384:.3f} (default)",
              "holds" if best_iter["total"] / 16384 <= cbc_bound * 1.05 else "missed"]]
     for op in ("cbc-dec", "ctr"):
-        r = data["unrolled"][(best, 128, op, 16384)]
+        r = data["unrolled"][(best_of["unrolled"], 128, op, 16384)]
         bound = AES_SLAVE_BEATS / 16
         rows.append([f"AES-128 {op}, 16 KB, unrolled: within 10 % of the bus bound ({bound:.3f} c/B: "
                      f"{AES_SLAVE_BEATS} AES-slave beats per block)", f"<= {bound * 1.1:.3f} c/B hardware",
-                     f"{r['hw'] / 16384:.3f} c/B hardware, {r['total'] / 16384:.3f} end to end",
+                     f"{r['hw'] / 16384:.3f} c/B hardware, {r['total'] / 16384:.3f} end to end "
+                     f"('{best_of['unrolled']}')",
                      "holds" if r["hw"] / 16384 <= bound * 1.1 else "missed"])
     rows.append(["fixed per-request cost (default configuration, every key size and mode, >= 1 KB)",
                  "<= 200 cycles", f"{min(fixed)}..{max(fixed)} cycles",
                  "holds" if max(fixed) <= 200 else "missed"])
     ratios = [theory_cycles(engine, op, bits, s) / r["hw"] for engine in ENGINES
-              for (cfg, bits, op, s), r in data[engine].items() if cfg == best and s >= 1024]
-    rows.append([f"theory / measured hardware time, buffers >= 1 KB ('{best}')", ">= 0.9",
+              for (cfg, bits, op, s), r in data[engine].items() if cfg == best_of[engine] and s >= 1024]
+    rows.append(["theory / measured hardware time, buffers >= 1 KB (each engine's best configuration)", ">= 0.9",
                  f"{min(ratios):.2f}..{max(ratios):.2f}", "holds" if min(ratios) >= 0.9 else "missed"])
     tables.append(Table(
         title="Issue targets",
         columns=["target", "goal", "measured", "verdict"],
         rows=rows,
         notes=["Why the misses: docs/dma_aes.md (the fixed cost is the RV32IM driver path at about 2 cycles per "
-               "instruction with write-through stores; with the pipelined engine each block still needs two "
-               "4-beat bursts on the one AES slave port plus a burst hand-over and a request re-sample per "
-               "burst, about 10.6 cycles per block where the beats alone take 8)."],
+               "instruction with write-through stores; with the pipelined engine the 8-beat bound needs each "
+               "master to do its memory burst exactly while the other one uses the AES slave, and the DMA's "
+               "per-master round robin does not schedule that perfectly: 9.2 cycles per block with 4-beat "
+               "memory bursts, 10.6 with 8-beat ones, which keep a master on memory for 8 cycles)."],
     ))
 
     # 8. Concurrent traffic.
