@@ -52,10 +52,6 @@ module xip #(
 
   localparam int unsigned AW = $clog2(FlashBytes / 4);
 
-  function automatic logic [31:0] bswap32(logic [31:0] w);
-    bswap32 = {w[7:0], w[15:8], w[23:16], w[31:24]};
-  endfunction
-
   // Register block.
   logic         reg_ack, reg_err, reg_stall;
   logic [7:0]   cfg_div;
@@ -204,10 +200,10 @@ module xip #(
 
   // Registers hold memory-order words (byte 0 in bits [7:0]); AES wants byte 0 on top.
   for (genvar i = 0; i < 6; i++) begin : gen_blob
-    assign blob[191 - 32 * i -: 32] = bswap32(blob_le[32 * i +: 32]);
+    assign blob[191 - 32 * i -: 32] = aes_pkg::bswap(blob_le[32 * i +: 32]);
   end
   for (genvar c = 0; c < 4; c++) begin : gen_nonce
-    assign nonce[64 * c +: 64] = {bswap32(nonce_le[64 * c +: 32]), bswap32(nonce_le[64 * c + 32 +: 32])};
+    assign nonce[64 * c +: 64] = {aes_pkg::bswap(nonce_le[64 * c +: 32]), aes_pkg::bswap(nonce_le[64 * c + 32 +: 32])};
   end
 
   // Key unwrap: refused for a locked context, ignored while one runs.
