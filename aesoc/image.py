@@ -298,10 +298,8 @@ def xip_layout(elf: Path) -> XipLayout:
     return XipLayout(key_table, code_start, image_end)
 
 
-def write_description(path: Path, data: Mapping[str, Any]) -> Description:
-    """Check a description given as data (the TOML's shape) and write it as TOML to `path`."""
-    desc = parse_description(data, str(path))
-
+def description_toml(data: Mapping[str, Any]) -> str:
+    """A description given as data (the TOML's shape) as TOML text, unchecked."""
     def value(v: object) -> str:
         if isinstance(v, bool):
             return "true" if v else "false"
@@ -312,8 +310,14 @@ def write_description(path: Path, data: Mapping[str, Any]) -> Description:
     lines = [f"{k} = {value(v)}" for k, v in data.items() if k != "context"]
     for ctx in data.get("context", []):
         lines += ["", "[[context]]", *(f"{k} = {value(v)}" for k, v in ctx.items())]
+    return "\n".join(lines) + "\n"
+
+
+def write_description(path: Path, data: Mapping[str, Any]) -> Description:
+    """Check a description given as data (the TOML's shape) and write it as TOML to `path`."""
+    desc = parse_description(data, str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text(description_toml(data))
     return desc
 
 
