@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "aes_dma.h"
+#include "aesoc_dma.h"
 #include "aesoc.h"
 #include "swcrypto.h"
 
@@ -75,13 +76,6 @@ void aesoc_external_irq(uint32_t pending) {
   if (pending & (1u << DMA_IRQ_LINE)) aes_dma_irq(&eng);
 }
 
-static void dcache_invalidate(void *addr, size_t len) {
-  (void)addr;
-  (void)len;
-  aesoc_dcache_invalidate();
-}
-static const aes_dma_platform_t platform = {.dcache_invalidate = dcache_invalidate, .bus_addr_mask = ~AESOC_UNCACHED_BIT};
-
 static aes_dma_opts_t opts_of(const dma_cfg_t *c, bool counters, bool irq) {
   aes_dma_opts_t o = aes_dma_default_opts();
   o.burst = c->burst;
@@ -92,7 +86,7 @@ static aes_dma_opts_t opts_of(const dma_cfg_t *c, bool counters, bool irq) {
   o.early_start = c->early_start;
   o.counters = counters;
   o.use_irq = irq;
-  o.platform = &platform;
+  o.platform = &aesoc_aes_dma_platform;
   return o;
 }
 

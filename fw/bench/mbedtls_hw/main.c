@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "aes_dma.h"
+#include "aesoc_dma.h"
 #include "aesoc.h"
 #include "swcrypto.h"
 
@@ -22,14 +23,6 @@ static uint8_t iv[16] __attribute__((aligned(4)));
 static aes_dev_t aes;
 static dma_t dma;
 static aes_dma_t eng;
-
-static void dcache_invalidate(void *addr, size_t len) {
-  (void)addr;
-  (void)len;
-  aesoc_dcache_invalidate();
-}
-static const aes_dma_platform_t platform = {.dcache_invalidate = dcache_invalidate,
-                                            .bus_addr_mask = ~AESOC_UNCACHED_BIT};
 
 int main(void) {
   uint32_t s = 0x3C6EF372u;
@@ -46,7 +39,7 @@ int main(void) {
   o.fifo_words = 64;
   o.prio = 3;
   o.bus_prio = true;
-  o.platform = &platform;
+  o.platform = &aesoc_aes_dma_platform;
   AESOC_CHECK(aes_dma_init(&eng, &aes, &dma, 0, 1, &o) == AES_DMA_OK);
   static const char *const names[3] = {"AES-CBC-128", "AES-CBC-192", "AES-CBC-256"};
   for (unsigned k = 0; k < 3; ++k) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "aes_dma.h"
+#include "aesoc_dma.h"
 #include "aesoc.h"
 #include "aesoc_vectors.h"
 #include "swcrypto.h"
@@ -53,15 +54,6 @@ static int sw_aes(aes_dma_req_t *req) {
   return r == SWC_OK ? 0 : -1;
 }
 
-static void dcache_invalidate(void *addr, size_t len) {
-  (void)addr;
-  (void)len;
-  aesoc_dcache_invalidate(); /* this core has only the invalidate-all operation */
-}
-
-
-static const aes_dma_platform_t platform = {.dcache_invalidate = dcache_invalidate, .bus_addr_mask = ~AESOC_UNCACHED_BIT};
-
 static void fill(uint32_t *state, void *buf, size_t words) {
   uint32_t *w = buf;
   for (size_t i = 0; i < words; ++i) w[i] = aesoc_xorshift32(state);
@@ -94,7 +86,7 @@ static void random_case(unsigned c) {
   o.bus_prio = aesoc_xorshift32(&s) & 1u;
   o.prio = aesoc_xorshift32(&s) % 4;
   o.counters = true;
-  o.platform = &platform;
+  o.platform = &aesoc_aes_dma_platform;
   unsigned key_case = (c > 0 && (aesoc_xorshift32(&s) & 1u)) ? aesoc_xorshift32(&s) % c : c;
   unsigned key_len = 16u + 8u * (aesoc_xorshift32(&s) % 3);
   aes_dev_mode_t mode = (aes_dev_mode_t)(aesoc_xorshift32(&s) % 3);
@@ -147,7 +139,6 @@ static void random_case(unsigned c) {
   }
 }
 
-
 /* FIPS-197 C.1 through the DMA: the engine works after whatever happened before. */
 static void fips_check(aes_dma_key_t *key) {
   memcpy(src[0], AESOC_FIPS197_PT, 16);
@@ -158,7 +149,7 @@ static void fips_check(aes_dma_key_t *key) {
 
 static void error_cases(void) {
   aes_dma_opts_t o = aes_dma_default_opts();
-  o.platform = &platform;
+  o.platform = &aesoc_aes_dma_platform;
   AESOC_CHECK(aes_dma_set_opts(&eng, &o) == AES_DMA_OK);
   aes_dma_key_t key;
   AESOC_CHECK(aes_dma_key_set(&key, AESOC_FIPS197_KEY, 16) == AES_DMA_OK);
@@ -235,7 +226,7 @@ int main(void) {
   aes_dev_init(&aes, AESOC_AES_BASE);
   dma_init(&dma, AESOC_DMA_BASE);
   aes_dma_opts_t o = aes_dma_default_opts();
-  o.platform = &platform;
+  o.platform = &aesoc_aes_dma_platform;
   AESOC_CHECK(aes_dma_init(&eng, &aes, &dma, 0, 1, &o) == AES_DMA_OK);
   aesoc_irq_unmask_line(DMA_IRQ_LINE);
   AESOC_CHECK(swc_aes_init() == SWC_OK);
