@@ -87,6 +87,11 @@ def rtl_sources(config: SocConfig, sim: bool = False) -> list[Path]:
     return [vexriscv_verilog(), PKG, *packages, *modules, *generated, *tops]
 
 
+def top_parameters(config: SocConfig) -> dict[str, int]:
+    """Parameters to set on the top (TOP) of `rtl_sources(config)` to get this configuration."""
+    return dict(config.params)
+
+
 def _digest(paths: list[Path], extra: str) -> str:
     h = hashlib.sha256(extra.encode())
     for p in paths:
@@ -97,7 +102,7 @@ def _digest(paths: list[Path], extra: str) -> str:
 
 def verilator_common_args(config: SocConfig, top: str = TOP) -> list[str]:
     args = ["--top-module", top, "-Wall", "--timescale", "1ns/1ps"]
-    args += [f"-G{k}={v}" for k, v in sorted(config.params.items())]
+    args += [f"-G{k}={v}" for k, v in sorted(top_parameters(config).items())]
     return args
 
 
