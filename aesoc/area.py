@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from aesoc import regs
-from aesoc.soc import SocConfig, memory_map
+from aesoc.soc import SocConfig
 from aesoc.synth import SynthResult, synth_ice40
 from aesoc.toolchain import BUILD, REPO, ToolError, vexriscv_verilog
 
@@ -51,36 +51,37 @@ def _dma_rtl() -> tuple[Path, ...]:
 
 
 def _xbar_params(config: SocConfig) -> tuple[tuple[str, int | str], ...]:
-    amap = memory_map()
-    periph_mask = amap["PERIPH_MASK"]
-
-    def mem_mask(size: int) -> int:
-        return ~(size - 1) & ~amap["UNCACHED_BIT"] & 0xFFFFFFFF
-
-    # Decode order of aesoc_pkg.sv: SRAM0, SRAM1, SYSCTRL, AES, FLASH, XIP, DMA (slave 0 in the low bits).
-    bases = [amap["SRAM0_BASE"], amap["SRAM1_BASE"], amap["SYSCTRL_BASE"], amap["AES_BASE"], amap["FLASH_BASE"],
-             amap["XIP_BASE"], amap["DMA_BASE"]]
-    masks = [mem_mask(config.sram0_bytes), mem_mask(config.sram1_bytes), periph_mask, periph_mask,
-             mem_mask(config.params["FlashBytes"]), periph_mask, periph_mask]
+    """The crossbar as the configuration builds it: its masters, slaves and decode (slave 0 in the
+    low bits)."""
     pack = lambda values: f"{32 * len(values)}'h" + "".join(f"{v:08x}" for v in reversed(values))  # noqa: E731
-    return (("NumMasters", 4), ("NumSlaves", len(bases)), ("SlaveBase", pack(bases)), ("SlaveMask", pack(masks)))
+    return (("NumMasters", len(config.masters)), ("NumSlaves", len(config.slaves)),
+            ("SlaveBase", pack([s.base for s in config.slaves])), ("SlaveMask", pack([s.mask for s in config.slaves])))
+
+
+def _params(config: SocConfig, block: str, *names: str) -> tuple[tuple[str, int | str], ...]:
+    params = config.of_block(block).params
+    return tuple((n, params[n]) for n in names)
 
 
 def soc_blocks(config: SocConfig) -> dict[str, Block]:
+    """The configuration's blocks (the CPU, crossbar and sysctrl always; the rest where present)."""
     xbar_rtl = tuple(sorted((REPO / "ip" / "wb_xbar" / "rtl").glob("*.sv")))
-    return {
+    blocks = {
         "cpu": Block("VexRiscv", (vexriscv_verilog(),)),
         "xbar": Block("wb_xbar", xbar_rtl, _xbar_params(config)),
         "sysctrl": Block("sysctrl", (REPO / "ip" / "sysctrl" / "rtl" / "sysctrl.sv", _gen("sysctrl"))),
-        "aes_mmio": Block("aes_wb", (*_aes("aes_block_fifo.sv", "aes_wb.sv"), _gen("aes")),
-                          (("RoundsPerCycle", config.params["AesRoundsPerCycle"]),
-                           ("InDepth", config.params["AesFifoDepth"]), ("OutDepth", config.params["AesFifoDepth"]))),
-        "aes_cfu": Block("aes_cfu", (*_aes(), REPO / "ip" / "aes_cfu" / "rtl" / "aes_cfu.sv"),
-                         (("RoundsPerCycle", config.params["AesCfuRoundsPerCycle"]), ("CoarseOps", 1))),
-        "dma": Block("dma_wb", (*_dma_rtl(), _gen("dma")), (("FifoDepth", config.params.get("DmaFifoDepth", 64)),)),
-        "aes_cfu_rounds_only": Block("aes_cfu", (*_aes(), REPO / "ip" / "aes_cfu" / "rtl" / "aes_cfu.sv"),
-                                     (("RoundsPerCycle", 1), ("CoarseOps", 0))),
     }
+    if config.has("aes"):
+        blocks["aes_mmio"] = Block("aes_wb", (*_aes("aes_block_fifo.sv", "aes_wb.sv"), _gen("aes")),
+                                   _params(config, "aes", "RoundsPerCycle", "InDepth", "OutDepth"))
+    if config.has("aes_cfu"):
+        blocks["aes_cfu"] = Block("aes_cfu", (*_aes(), REPO / "ip" / "aes_cfu" / "rtl" / "aes_cfu.sv"),
+                                  _params(config, "aes_cfu", "RoundsPerCycle", "CoarseOps"))
+        blocks["aes_cfu_rounds_only"] = Block("aes_cfu", (*_aes(), REPO / "ip" / "aes_cfu" / "rtl" / "aes_cfu.sv"),
+                                              (("RoundsPerCycle", 1), ("CoarseOps", 0)))
+    if config.has("dma"):
+        blocks["dma"] = Block("dma_wb", (*_dma_rtl(), _gen("dma")), _params(config, "dma", "FifoDepth"))
+    return blocks
 
 
 def aes_engine_blocks(variants: Sequence[str] | None = None) -> dict[str, dict[str, Block]]:

@@ -11,10 +11,10 @@ import sys
 import time
 from pathlib import Path
 
-from aesoc import area, firmware, image, report, soc
+from aesoc import area, firmware, image, outcome, report, soc
 from aesoc.bench import BenchContext
 from aesoc.bench.registry import benchmarks
-from aesoc.run import check_flash_args, prepare_flash, run
+from aesoc.run import build_and_run
 from aesoc.toolchain import REPO, ToolError
 
 RESULTS = REPO / "results"
@@ -43,25 +43,21 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    check_flash_args(args.placement, args.image, None)
-    config = soc.load_config(args.config)
-    target = Path(args.firmware)
-    if target.is_dir():
-        elf = firmware.build(target.resolve(), config, cflags=tuple(args.cflags.split()),
-                             libs=tuple(args.lib), placement=args.placement).elf
-    elif target.is_file():
-        elf = target
-    else:
-        raise ToolError(f"no such firmware file or folder: {target}")
-    flash, kek, _ = prepare_flash(elf, args.placement, args.image, None)
-    sim = soc.build_model(config, trace=args.trace is not None)
-    result = run(sim, elf, max_cycles=args.max_cycles, trace=args.trace,
-                 trace_from=args.trace_from, trace_to=args.trace_to, flash_image=flash, kek=kek)
+    """Exit status: the firmware's, or the harness's own (aesoc.outcome); a tool error (missing
+    file, bad option) exits with the harness-error status too, never with a program status."""
+    try:
+        result, line = build_and_run(Path(args.firmware), args.config, cflags=tuple(args.cflags.split()),
+                                     libs=tuple(args.lib), max_cycles=args.max_cycles, placement=args.placement,
+                                     image=args.image, trace=args.trace, trace_from=args.trace_from,
+                                     trace_to=args.trace_to)
+    except ToolError as exc:
+        print(f"aesoc: error: {exc}", file=sys.stderr)
+        return outcome.HARNESS_ERROR
     sys.stdout.write(result.console)
     messages = [ln for ln in result.stderr.splitlines() if not ln.startswith("AESOC_SIM ")]
-    for line in messages:
-        print(line, file=sys.stderr)
-    print(f"aesoc: {result.status} {result.code} after {result.cycles} cycles "
+    for message in messages:
+        print(message, file=sys.stderr)
+    print(f"aesoc: {result.status} {result.code} ({result.outcome}) after {result.cycles} cycles "
           f"({result.seconds:.2f} s, {result.khz:.0f} kHz simulated)", file=sys.stderr)
     return result.code
 
@@ -163,7 +159,7 @@ def parser() -> argparse.ArgumentParser:
                    help="where the program executes: SRAM, or in place from the QSPI flash (docs/xip.md)")
     r.add_argument("--image", type=Path,
                    help="with --placement xip: a flash image description (TOML) to build the image from")
-    r.add_argument("--max-cycles", type=int, default=50_000_000)
+    r.add_argument("--max-cycles", type=int, default=outcome.DEFAULT_MAX_CYCLES)
     r.add_argument("--trace", type=Path, help="write an FST waveform to this file")
     r.add_argument("--trace-from", type=int, default=0, help="first traced cycle")
     r.add_argument("--trace-to", type=int, help="last traced cycle")

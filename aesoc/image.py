@@ -41,11 +41,21 @@ from cryptography.hazmat.primitives.keywrap import InvalidUnwrap, aes_key_unwrap
 from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
-from aesoc.soc import memory_map
+from aesoc.socdesc import UNCACHED_BIT, elaborate
 from aesoc.toolchain import ToolError
 
-FLASH_WINDOW = memory_map()["FLASH_BASE"]  # bit 31 set is the uncached alias
-UNCACHED_BIT = 0x8000_0000
+# Images are for the XIP controller of this SoC configuration (the flash window's base comes from it).
+IMAGE_CONFIG = "full"
+
+
+def _flash_window() -> int:
+    flash = elaborate(IMAGE_CONFIG).xip_flash
+    if flash is None:
+        raise ToolError(f"SoC configuration '{IMAGE_CONFIG}' has no XIP flash window")
+    return flash.base
+
+
+FLASH_WINDOW = _flash_window()  # bit 31 set is the uncached alias
 MAX_FLASH = 16 * 1024 * 1024  # 24-bit flash addresses
 REGION_ALIGN = 1024
 MAX_CONTEXTS = 4

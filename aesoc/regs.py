@@ -42,7 +42,8 @@ class RegBlock:
 
     @property
     def doc(self) -> Path:
-        return DOCS / f"{self.name}.md"
+        """docs/registers/ for the repository's IP; beside the generated files for IP outside it."""
+        return DOCS / f"{self.name}.md" if self.rdl.resolve().is_relative_to(REPO / "ip") else self.out_dir / f"{self.name}.md"
 
 
 def reg_blocks() -> list[RegBlock]:
@@ -67,7 +68,7 @@ def generate(block: RegBlock) -> None:
         return
     block.out_dir.mkdir(parents=True, exist_ok=True)
     DOCS.mkdir(parents=True, exist_ok=True)
-    rdl = str(block.rdl.relative_to(REPO))
+    rdl = str(block.rdl.resolve().relative_to(REPO)) if block.rdl.resolve().is_relative_to(REPO) else str(block.rdl)
     _peakrdl(
         "etana", rdl, "-o", str(block.out_dir), "--cpuif", "wishbone-flat",
         "--default-reset", "arst_n", "--err-if-bad-addr",

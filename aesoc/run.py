@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from aesoc import outcome
 from aesoc.firmware import Placement
 from aesoc.toolchain import ToolError
 
@@ -17,7 +18,7 @@ SUMMARY_PREFIX = "AESOC_SIM "
 
 @dataclass
 class RunResult:
-    status: str  # "exit", "timeout" or "error"
+    status: str  # "exit", "timeout" or "error" (the harness's summary)
     code: int
     cycles: int
     seconds: float
@@ -25,6 +26,11 @@ class RunResult:
     console: str
     stderr: str
     records: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def outcome(self) -> str:
+        """What the exit status means (aesoc.outcome.classify): 'program', 'trap', 'timeout', ..."""
+        return outcome.classify(self.code)
 
     def records_of(self, kind: str) -> list[dict[str, Any]]:
         return [r for r in self.records if r.get("kind") == kind]
@@ -41,7 +47,7 @@ def parse_records(console: str) -> list[dict[str, Any]]:
     return records
 
 
-def run(sim: Path, elf: Path, *, max_cycles: int = 50_000_000, trace: Path | None = None,
+def run(sim: Path, elf: Path, *, max_cycles: int = outcome.DEFAULT_MAX_CYCLES, trace: Path | None = None,
         trace_from: int = 0, trace_to: int | None = None, timeout_s: float = 1800.0,
         flash_image: Path | None = None, kek: bytes | None = None) -> RunResult:
     """Run one ELF to completion; never raises for a firmware failure, only for harness faults.
@@ -110,30 +116,38 @@ def prepare_flash(elf: Path, placement: Placement, image: Path | None,
                                 f"{', part with another KEK' if kek is not None and kek != desc.kek else ''})")
 
 
-def build_and_run(program_dir: Path, config_name: str = "full", *, name: str | None = None,
+def build_and_run(program: Path, config_name: str = "full", *, name: str | None = None,
                   cflags: tuple[str, ...] = ("-O2",), libs: tuple[str, ...] = (),
-                  max_cycles: int = 50_000_000, placement: Placement = "sram",
-                  image: Path | None = None, kek: bytes | None = None) -> tuple[RunResult, str]:
-    """Build the SoC model and one program, run it; return the result and a line naming the run.
+                  max_cycles: int = outcome.DEFAULT_MAX_CYCLES, placement: Placement = "sram",
+                  image: Path | None = None, kek: bytes | None = None, trace: Path | None = None,
+                  trace_from: int = 0, trace_to: int | None = None) -> tuple[RunResult, str]:
+    """Build the SoC model and one program (a firmware folder, or an ELF file as it is), run it;
+    return the result and a line naming the run.
 
     With placement "xip" the program executes in place from the flash. `image` is then a flash
     image description (TOML, docs/xip.md; key_table = 0 as fw/link_xip.ld reserves it): the image
     is built from the ELF (aesoc.image.encrypt) and the part's OTP KEK is the description's, or
     `kek` to simulate a part whose KEK differs. Without `image` the ELF's flash segments are
-    loaded as they are (plaintext, no key table).
+    loaded as they are (plaintext, no key table). `trace` writes an FST waveform of cycles
+    [trace_from, trace_to] (the model is built with tracing).
     """
     from aesoc import firmware, soc
     from aesoc.toolchain import REPO
 
     check_flash_args(placement, image, kek)
     config = soc.load_config(config_name)
-    sim = soc.build_model(config)
-    fw = firmware.build(program_dir, config, name=name, cflags=cflags, libs=libs, placement=placement)
-    where = fw.elf.relative_to(REPO) if fw.elf.is_relative_to(REPO) else fw.elf
-    what = f"{where} ({' '.join(cflags)})"
-    bin_path, part_kek, image_what = prepare_flash(fw.elf, placement, image, kek)
-    what += image_what
-    result = run(sim, fw.elf, max_cycles=max_cycles, flash_image=bin_path, kek=part_kek)
-    line = (f"{what} on SoC config '{config_name}': {result.status} "
-            f"{result.code} after {result.cycles} cycles at {result.khz:.0f} kHz simulated")
+    if program.is_dir():
+        elf = firmware.build(program.resolve(), config, name=name, cflags=cflags, libs=libs, placement=placement).elf
+        flags = f" ({' '.join(cflags)})"
+    elif program.is_file():
+        elf, flags = program, ""
+    else:
+        raise ToolError(f"no such firmware file or folder: {program}")
+    sim = soc.build_model(config, trace=trace is not None)
+    where = elf.relative_to(REPO) if elf.is_relative_to(REPO) else elf
+    bin_path, part_kek, image_what = prepare_flash(elf, placement, image, kek)
+    result = run(sim, elf, max_cycles=max_cycles, flash_image=bin_path, kek=part_kek, trace=trace,
+                 trace_from=trace_from, trace_to=trace_to)
+    line = (f"{where}{flags}{image_what} on SoC config '{config_name}': {result.status} "
+            f"{result.code} ({result.outcome}) after {result.cycles} cycles at {result.khz:.0f} kHz simulated")
     return result, line

@@ -24,7 +24,6 @@
  * (later transactions skip the command byte). */
 #define BOOT_SCK_DIV 2u
 #define BOOT_DUMMY_CLOCKS 4u
-#define BOOT_EXIT_BASE 0xE0
 #define ERASED_WORD 0xFFFFFFFFu
 
 #define XIP(member) AESOC_REG(AESOC_XIP_BASE, xip_t, member)
@@ -102,7 +101,7 @@ BOOT_TEXT void xip_boot(void) {
   boot_record(status_name(n), table[2]);
   boot_puts(msg_fail);
   boot_puts(n == XIP_ERR_UNWRAP ? msg_unwrap : msg_other);
-  SYSCTRL(SIM_EXIT) = (uint32_t)(BOOT_EXIT_BASE | -n);
+  SYSCTRL(SIM_EXIT) = (uint32_t)(AESOC_EXIT_XIP_BOOT_BASE | -n);
   for (;;) {
   }
 }

@@ -3,7 +3,9 @@
 //
 // The last line on stderr is always one machine-readable summary:
 //   AESOC_SIM {"status":"exit","code":0,"cycles":123,"seconds":0.5,"khz":246.0}
-// status is "exit" (firmware wrote SIM_EXIT), "timeout" (--max-cycles reached) or "error".
+// status is "exit" (firmware wrote SIM_EXIT), "timeout" (--max-cycles reached) or "error". The
+// process exits with the code; the harness's own codes (timeout, error, flash protocol error) lie
+// in a range no firmware status uses (aesoc/outcome.py, docs/ARCHITECTURE.md "Exit status").
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -21,6 +23,8 @@
 
 #include "Vaesoc_sim.h"
 #include "Vaesoc_sim__Dpi.h"
+#include "aesoc_exit.h"     // generated: exit statuses (aesoc/outcome.py)
+#include "aesoc_sim_map.h"  // generated from the SoC description: kMemoryScopes
 #include "svdpi.h"
 #include "verilated.h"
 #if VM_TRACE
@@ -29,8 +33,10 @@
 
 namespace {
 
-constexpr int EXIT_HARNESS_ERROR = 2;
-constexpr int EXIT_TIMEOUT = 124;
+// Exit statuses of the harness's own outcomes, apart from every firmware status (aesoc/outcome.py).
+constexpr int EXIT_HARNESS_ERROR = AESOC_EXIT_HARNESS_ERROR;
+constexpr int EXIT_TIMEOUT = AESOC_EXIT_HARNESS_TIMEOUT;
+constexpr int EXIT_FLASH_PROTOCOL = AESOC_EXIT_HARNESS_FLASH_PROTOCOL;
 
 // Default OTP key-encryption key of the simulated part (RFC 3394's example KEK); a real part
 // would have its own, and --kek sets another.
@@ -40,7 +46,7 @@ struct Options {
   std::string elf;
   std::string flash_image;
   std::string kek = DEFAULT_KEK;
-  uint64_t max_cycles = 100000000;
+  uint64_t max_cycles = AESOC_MAX_CYCLES;
   std::string trace;
   uint64_t trace_from = 0;
   uint64_t trace_to = UINT64_MAX;
@@ -140,13 +146,16 @@ svScope scope_of(const char *name) {
 
 std::vector<MemBank> discover_banks() {
   std::vector<MemBank> banks;
-  for (const char *name : {"TOP.aesoc_sim.u_soc.u_sram0", "TOP.aesoc_sim.u_soc.u_sram1"}) {
+  for (const char *name : kMemoryScopes) {
     svScope scope = scope_of(name);
     svSetScope(scope);
     banks.push_back({name, scope, wb_sram_backdoor_base(), wb_sram_backdoor_words() * 4U});
   }
   // The flash is written byte by byte through its own back door; base from the SoC package.
   svSetScope(scope_of("TOP.aesoc_sim"));
+  if (aesoc_flash_mapped() == 0U) {
+    return banks;  // this SoC has no XIP controller: no flash in the memory map
+  }
   const uint32_t flash_base = aesoc_flash_base();
   svScope flash = scope_of("TOP.aesoc_sim.u_flash");
   svSetScope(flash);
@@ -228,7 +237,7 @@ uint32_t load_elf(const std::string &path, const std::vector<MemBank> &banks, bo
       fail("'" + path + "': segment data beyond end of file");
     }
     const MemBank &flash = banks.back();
-    if (skip_flash && ph.p_paddr >= flash.base && ph.p_paddr < static_cast<uint64_t>(flash.base) + flash.bytes) {
+    if (skip_flash && is_flash(flash) && ph.p_paddr >= flash.base && ph.p_paddr < static_cast<uint64_t>(flash.base) + flash.bytes) {
       continue;
     }
     const auto *data = reinterpret_cast<const uint8_t *>(image + ph.p_offset);
@@ -258,6 +267,9 @@ void load_flash_image(const std::string &path, const std::vector<MemBank> &banks
   }
   std::fclose(f);
   const MemBank &flash = banks.back();
+  if (!is_flash(flash)) {
+    fail("flash image '" + path + "' given, but this SoC has no XIP flash");
+  }
   if (bytes.size() > flash.bytes) {
     fail("flash image '" + path + "' is larger than the flash (" + std::to_string(flash.bytes) + " bytes)");
   }
@@ -354,7 +366,7 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "aesoc-sim: error: the flash model saw a protocol error at cycle %llu\n",
                    static_cast<unsigned long long>(cycle));
       status = "error";
-      code = EXIT_HARNESS_ERROR;
+      code = EXIT_FLASH_PROTOCOL;
       ++cycle;
       break;
     }
@@ -379,5 +391,5 @@ int main(int argc, char **argv) {
     return EXIT_TIMEOUT;
   }
   summary(status, code, cycle, seconds);
-  return code;  // firmware's exit status, or EXIT_HARNESS_ERROR on a flash protocol error
+  return code;  // firmware's exit status, or EXIT_FLASH_PROTOCOL
 }

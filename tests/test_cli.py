@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from aesoc import outcome
 from aesoc.cli import main
 
 
@@ -21,12 +22,12 @@ def test_bench_list(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_run_missing_firmware(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["run", "/nonexistent/thing"]) == 2
+    assert main(["run", "/nonexistent/thing"]) == outcome.HARNESS_ERROR
     assert "no such firmware file or folder" in capsys.readouterr().err
 
 
 def test_unknown_config(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["run", "fw/tests/hello", "--config", "nope"]) == 2
+    assert main(["run", "fw/tests/hello", "--config", "nope"]) == outcome.HARNESS_ERROR
     assert "no SoC configuration 'nope'" in capsys.readouterr().err
 
 
@@ -34,7 +35,7 @@ def test_run_returns_firmware_status(capsys: pytest.CaptureFixture[str]) -> None
     assert main(["run", "fw/tests/hello"]) == 7
     out = capsys.readouterr()
     assert "hello from aesoc" in out.out
-    assert "exit 7 after" in out.err
+    assert "exit 7 (program) after" in out.err
 
 
 def test_platform_bench_writes_result_and_report(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from aesoc import soc
+from aesoc import outcome, soc
 from aesoc.run import run
 from aesoc.toolchain import REPO, riscv_tool
 
@@ -19,7 +19,7 @@ def _sim(sim: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_missing_file(sim: Path) -> None:
     proc = _sim(sim, "/nonexistent/fw.elf")
-    assert proc.returncode == 2
+    assert proc.returncode == outcome.HARNESS_ERROR
     assert "cannot open firmware '/nonexistent/fw.elf'" in proc.stderr
 
 
@@ -27,13 +27,13 @@ def test_not_an_elf(sim: Path, tmp_path: Path) -> None:
     junk = tmp_path / "junk.elf"
     junk.write_bytes(b"this is not an ELF file at all")
     proc = _sim(sim, str(junk))
-    assert proc.returncode == 2
+    assert proc.returncode == outcome.HARNESS_ERROR
     assert "is not an ELF file" in proc.stderr
 
 
 def test_not_riscv(sim: Path) -> None:
     proc = _sim(sim, "/bin/sh")
-    assert proc.returncode == 2
+    assert proc.returncode == outcome.HARNESS_ERROR
     assert "is not a 32-bit RISC-V ELF" in proc.stderr
 
 
@@ -44,14 +44,14 @@ def test_segment_outside_memory(sim: Path, build_fw: Callable[..., Path], tmp_pa
     subprocess.run([riscv_tool("objcopy"), "--change-section-lma", ".data=0x50000000", str(elf), str(moved)],
                    check=True, capture_output=True)
     proc = _sim(sim, str(moved))
-    assert proc.returncode == 2
+    assert proc.returncode == outcome.HARNESS_ERROR
     assert "is outside every memory bank" in proc.stderr
 
 
 def test_bad_arguments(sim: Path) -> None:
     assert "unknown option '--bogus'" in _sim(sim, "--bogus").stderr
     assert "bad number for --max-cycles" in _sim(sim, "--max-cycles", "ten", "x.elf").stderr
-    assert _sim(sim).returncode == 2
+    assert _sim(sim).returncode == outcome.HARNESS_ERROR
 
 
 def test_trace_window(build_fw: Callable[..., Path], tmp_path: Path) -> None:
@@ -64,7 +64,7 @@ def test_trace_window(build_fw: Callable[..., Path], tmp_path: Path) -> None:
 
 def test_untraced_model_refuses_trace(sim: Path, build_fw: Callable[..., Path], tmp_path: Path) -> None:
     proc = _sim(sim, "--trace", str(tmp_path / "x.fst"), str(build_fw("tests/hello")))
-    assert proc.returncode == 2
+    assert proc.returncode == outcome.HARNESS_ERROR
     assert "built without tracing" in proc.stderr
 
 
@@ -74,4 +74,4 @@ def test_soc_lint_clean(config: str) -> None:
 
 
 def test_repo_root_is_checkout() -> None:
-    assert (REPO / "soc" / "rtl" / "aesoc_top.sv").is_file()
+    assert (REPO / "soc" / "configs" / "base.toml").is_file()

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
+from aesoc import outcome
 from aesoc.run import RunResult
 
 
@@ -35,7 +36,7 @@ def test_timer_interrupt_count(run_fw: Callable[..., RunResult]) -> None:
 def test_unmapped_access_reports_bus_error(run_fw: Callable[..., RunResult]) -> None:
     result = run_fw("tests/bus_error")
     assert result.status == "exit"
-    assert result.code == 0xBE, result.console
+    assert result.code == outcome.BUS_ERROR and result.outcome == "bus_error", result.console
     assert "bus error: master 1 address 0xe0000000" in result.console
     assert "no trap" not in result.console
 
@@ -50,6 +51,6 @@ def test_cfu_ops_answer_zero_without_coprocessor(run_fw: Callable[..., RunResult
 def test_runaway_firmware_is_stopped(run_fw: Callable[..., RunResult]) -> None:
     result = run_fw("tests/spin", max_cycles=20_000)
     assert result.status == "timeout"
-    assert result.code == 124
+    assert result.code == outcome.HARNESS_TIMEOUT and result.outcome == "timeout"
     assert result.cycles == 20_000
     assert "did not exit within 20000 cycles" in result.stderr

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from aesoc import firmware, image, soc
+from aesoc import firmware, image, outcome, soc
 from aesoc.run import RunResult, build_and_run, run
 from aesoc.toolchain import REPO, ToolError
 
@@ -183,5 +183,5 @@ def test_cli_runs_in_place_from_an_encrypted_image(xip_elf: Path, tmp_path: Path
 def test_cli_image_needs_xip_placement(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from aesoc.cli import main
 
-    assert main(["run", "fw/tests/hello", "--image", str(tmp_path / "any.toml")]) == 2
+    assert main(["run", "fw/tests/hello", "--image", str(tmp_path / "any.toml")]) == outcome.HARNESS_ERROR
     assert "needs placement 'xip'" in capsys.readouterr().err

@@ -477,13 +477,13 @@ def count_instructions(elf: Path, max_instructions: int = 200_000_000) -> list[d
     from elftools.elf.elffile import ELFFile
 
     from aesoc.run import parse_records
-    from aesoc.soc import load_config, memory_map
+    from aesoc.soc import load_config
+    from aesoc.socdesc import UNCACHED_BIT
 
-    amap = memory_map()
     cfg = load_config(CONFIG)
-    banks = [(amap["SRAM0_BASE"], bytearray(cfg.sram0_bytes)), (amap["SRAM1_BASE"], bytearray(cfg.sram1_bytes))]
-    sysctrl, offsets = amap["SYSCTRL_BASE"], _sysctrl_offsets()
-    uncached = 0x8000_0000
+    banks = [(s.base, bytearray(s.bytes)) for s in cfg.memories]
+    sysctrl, offsets = cfg.region("sysctrl").base, _sysctrl_offsets()
+    uncached = UNCACHED_BIT
     with open(elf, "rb") as handle:
         f = ELFFile(handle)
         entry = f.header["e_entry"]

@@ -54,7 +54,7 @@ __attribute__((weak)) void aesoc_timer_irq(void) { aesoc_timer_set(UINT64_MAX); 
 
 __attribute__((weak)) void aesoc_external_irq(uint32_t pending) { (void)pending; }
 
-#define MCAUSE_IRQ 0x80000000u
+#define MCAUSE_IRQ (1u << 31) /* mcause: the trap is an interrupt */
 #define IRQ_TIMER 7u
 #define IRQ_EXTERNAL 11u
 
@@ -86,7 +86,7 @@ void aesoc_trap(uint32_t mcause, uint32_t mepc, uint32_t mtval) {
   }
   printf("\n*** trap: mcause=%lu mepc=0x%08lx mtval=0x%08lx\n", (unsigned long)mcause,
          (unsigned long)mepc, (unsigned long)mtval);
-  aesoc_exit(0x80 | (int)(mcause & 0x3Fu));
+  aesoc_exit(AESOC_EXIT_TRAP_BASE | (int)(mcause & 0x3Fu));
 }
 
 static void put_u64(uint64_t v) {

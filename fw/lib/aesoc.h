@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "aesoc_exit.h" /* exit statuses: AESOC_EXIT_BUS_ERROR, ... (generated) */
 #include "aesoc_map.h"
 #include "sysctrl_regs.h"
 
@@ -33,9 +34,9 @@
 /* The uncached (IO) view of a memory address: bit 31 bypasses the D-cache. */
 #define AESOC_UNCACHED(ptr) ((__typeof__(&(ptr)[0]))((uintptr_t)(ptr) | AESOC_UNCACHED_BIT))
 
-/* Exit statuses the platform itself uses: 0x80 | mcause for an exception, and this for a bus
- * error (any CPU access that ended in ERR). */
-#define AESOC_EXIT_BUS_ERROR 0xBE
+/* Exit statuses: a program uses 0..AESOC_EXIT_PROGRAM_MAX; above are the platform's own
+ * (AESOC_EXIT_TRAP_BASE | mcause for an exception, AESOC_EXIT_BUS_ERROR for a CPU access that
+ * ended in ERR, the XIP boot stub's) and the harness's (aesoc_exit.h, docs/ARCHITECTURE.md). */
 
 /* Prefix of a structured result line on the console. */
 #define AESOC_RECORD_PREFIX "@@AESOC "

@@ -19,7 +19,6 @@
 #define MAX_BYTES 16384u
 #define REF_BYTES 4096u /* outputs are checked against software over this prefix */
 #define COPY_BYTES 16384u
-#define DMA_IRQ_LINE 2
 #define CH_IN 0u
 #define CH_OUT 1u
 #define CH_COPY 2u
@@ -73,7 +72,7 @@ static const op_t OPS[] = {{"cbc-enc", AES_DEV_CBC, AES_DEV_ENCRYPT},
 #define NUM_OPS (sizeof OPS / sizeof OPS[0])
 
 void aesoc_external_irq(uint32_t pending) {
-  if (pending & (1u << DMA_IRQ_LINE)) aes_dma_irq(&eng);
+  if (pending & (1u << AESOC_IRQ_DMA)) aes_dma_irq(&eng);
 }
 
 static aes_dma_opts_t opts_of(const dma_cfg_t *c, bool counters, bool irq) {
@@ -275,7 +274,7 @@ int main(void) {
   dma_init(&dma, AESOC_DMA_BASE);
   aes_dma_opts_t o = opts_of(&CONFIGS[0], true, false);
   AESOC_CHECK(aes_dma_init(&eng, &aes, &dma, CH_IN, CH_OUT, &o) == AES_DMA_OK);
-  aesoc_irq_unmask_line(DMA_IRQ_LINE);
+  aesoc_irq_unmask_line(AESOC_IRQ_DMA);
   uint32_t hw = *(volatile uint32_t *)(AESOC_AES_BASE + offsetof(aes_periph_t, HWCFG));
   aesoc_rec_begin("dma_aes_engine");
   aesoc_rec_u64("rounds_per_cycle", (hw & AES_PERIPH__HWCFG__ROUNDS_PER_CYCLE_bm) >> AES_PERIPH__HWCFG__ROUNDS_PER_CYCLE_bp);

@@ -10,14 +10,13 @@
 
 #define AES(member) AESOC_REG(AESOC_AES_BASE, aes_periph_t, member)
 #define DIFF_BLOCKS 6
-#define AES_IRQ_LINE 1
 
 
 static aes_dev_t dev;
 static volatile unsigned irq_done_count, irq_err_count;
 
 void aesoc_external_irq(uint32_t pending) {
-  if (pending & (1u << AES_IRQ_LINE)) {
+  if (pending & (1u << AESOC_IRQ_AES)) {
     uint32_t st = aes_dev_irq_ack(&dev);
     if (st & AES_PERIPH__IRQ_STATUS__DONE_bm) ++irq_done_count;
     if (st & AES_PERIPH__IRQ_STATUS__ERR_bm) ++irq_err_count;
@@ -159,7 +158,7 @@ static void errors_and_interrupts(void) {
   aes_dev_config_t cfg = {.mode = AES_DEV_ECB, .dir = AES_DEV_ENCRYPT, .key_len = 16};
   AESOC_CHECK(aes_dev_setup(&dev, &cfg, key, NULL) == AES_DEV_OK);
   (void)aes_dev_irq_ack(&dev); /* drop completions of earlier blocks */
-  aesoc_irq_unmask_line(AES_IRQ_LINE);
+  aesoc_irq_unmask_line(AESOC_IRQ_AES);
   aes_dev_irq_enable(&dev, 1, 1);
   AESOC_CHECK(aes_dev_crypt(&dev, blk, out, 1) == AES_DEV_OK);
   for (volatile int d = 0; d < 20; ++d) {
@@ -194,7 +193,7 @@ static void errors_and_interrupts(void) {
   AESOC_CHECK(aes_dev_clear(&dev) == AES_DEV_OK);
   /* Bad mode, key length change, refused STARTs (one per START the handler saw pending). */
   AESOC_CHECK(irq_err_count >= 3);
-  aesoc_irq_mask_line(AES_IRQ_LINE);
+  aesoc_irq_mask_line(AESOC_IRQ_AES);
   /* Driver argument checks: nothing happens on bad input. */
   AESOC_CHECK(aes_dev_setup(&dev, &(aes_dev_config_t){.key_len = 17}, key, NULL) == AES_DEV_BAD_ARG);
   AESOC_CHECK(aes_dev_setup(&dev, &(aes_dev_config_t){.mode = AES_DEV_CBC, .key_len = 16}, key, NULL) ==

@@ -12,7 +12,6 @@
 
 #define CASES 24
 #define MAX_BLOCKS 24
-#define DMA_IRQ_LINE 2
 
 static uint8_t src[3][MAX_BLOCKS * 16] __attribute__((aligned(16), section(".sram1")));
 static uint8_t dst[3][MAX_BLOCKS * 16] __attribute__((aligned(16)));
@@ -24,7 +23,7 @@ static aes_dma_key_t keys[CASES];
 static volatile unsigned completions;
 
 void aesoc_external_irq(uint32_t pending) {
-  if (pending & (1u << DMA_IRQ_LINE)) aes_dma_irq(&eng);
+  if (pending & (1u << AESOC_IRQ_DMA)) aes_dma_irq(&eng);
 }
 
 static void on_complete(aes_dma_req_t *req) {
@@ -228,7 +227,7 @@ int main(void) {
   aes_dma_opts_t o = aes_dma_default_opts();
   o.platform = &aesoc_aes_dma_platform;
   AESOC_CHECK(aes_dma_init(&eng, &aes, &dma, 0, 1, &o) == AES_DMA_OK);
-  aesoc_irq_unmask_line(DMA_IRQ_LINE);
+  aesoc_irq_unmask_line(AESOC_IRQ_DMA);
   AESOC_CHECK(swc_aes_init() == SWC_OK);
   error_cases();
   for (unsigned c = 0; c < CASES; ++c) random_case(c);

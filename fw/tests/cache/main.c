@@ -23,7 +23,7 @@ int main(void) {
   volatile uint32_t *b1 = &bank1_word;
   *b1 = 0xCAFEF00Du;
   AESOC_CHECK(*AESOC_UNCACHED(b1) == 0xCAFEF00Du);
-  AESOC_CHECK(((uintptr_t)b1 & 0xF0000000u) == AESOC_SRAM1_BASE);
+  AESOC_CHECK(((uintptr_t)b1 & ~(uintptr_t)(AESOC_SRAM1_BYTES - 1u)) == AESOC_SRAM1_BASE);
   /* Byte and halfword stores merge with byte enables. */
   *uncached = 0xAABBCCDDu;
   ((volatile uint8_t *)uncached)[1] = 0x00;

@@ -9,7 +9,6 @@
 #include "dma.h"
 #include "dma_regs.h"
 
-#define DMA_IRQ_LINE 2
 #define COPY_BYTES 4096u
 #define CHAIN_BYTES 256u
 
@@ -24,7 +23,7 @@ static volatile uint32_t irq_bits;
 static volatile unsigned irq_count;
 
 void aesoc_external_irq(uint32_t pending) {
-  if (pending & (1u << DMA_IRQ_LINE)) {
+  if (pending & (1u << AESOC_IRQ_DMA)) {
     irq_bits |= dma_irq_ack(&dma);
     ++irq_count;
   }
@@ -121,7 +120,7 @@ int main(void) {
   dma_init(&dma, AESOC_DMA_BASE);
   AESOC_CHECK(dma_probe(&dma) == DMA_OK);
   AESOC_CHECK(dma.num_req >= 2);
-  aesoc_irq_unmask_line(DMA_IRQ_LINE);
+  aesoc_irq_unmask_line(AESOC_IRQ_DMA);
   four_channels();
   hardware_checks();
   return aesoc_check_failures ? 1 : 0;

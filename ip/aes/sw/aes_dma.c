@@ -42,9 +42,9 @@ static inline uint32_t bus_addr(const aes_dma_t *eng, const void *p) {
 }
 
 aes_dma_opts_t aes_dma_default_opts(void) {
-  /* Single-beat bursts, no prefetch, normal priority; the aesoc wiring of the request lines
-   * (aesoc_pkg.sv DMA_REQ_AES_IN = 0, DMA_REQ_AES_OUT = 1). */
-  return (aes_dma_opts_t){.burst = 1, .fifo_words = 0, .prio = 0, .req_in = 0, .req_out = 1};
+  /* Single-beat bursts, no prefetch, normal priority; the request lines of the SoC's wiring
+   * (AES_DMA_REQ_IN / _OUT, aes_dma.h). */
+  return (aes_dma_opts_t){.burst = 1, .fifo_words = 0, .prio = 0, .req_in = AES_DMA_REQ_IN, .req_out = AES_DMA_REQ_OUT};
 }
 
 static bool opts_ok(const aes_dma_opts_t *o) {

@@ -47,6 +47,7 @@
 #include <stdint.h>
 
 #include "aes_dev.h"
+#include "aesoc_map.h"
 #include "dma.h"
 
 typedef enum {
@@ -110,6 +111,20 @@ typedef struct {
 /* Software AES for requests below the threshold: processes req in place of the hardware and
  * updates req->iv like the hardware does; returns 0 on success. */
 typedef int (*aes_dma_sw_fn)(aes_dma_req_t *req);
+
+/* The DMA request lines of the AES peripheral in this SoC, the defaults of aes_dma_default_opts():
+ * from the generated aesoc_map.h, or defined by the build for another SoC. Without them the
+ * defaults name no line (AES_DMA_REQ_NONE) and aes_dma_init() refuses them. */
+#define AES_DMA_REQ_NONE 0xFFu
+#ifndef AES_DMA_REQ_IN
+#ifdef AESOC_DMA_REQ_AES_IN
+#define AES_DMA_REQ_IN AESOC_DMA_REQ_AES_IN
+#define AES_DMA_REQ_OUT AESOC_DMA_REQ_AES_OUT
+#else
+#define AES_DMA_REQ_IN AES_DMA_REQ_NONE
+#define AES_DMA_REQ_OUT AES_DMA_REQ_NONE
+#endif
+#endif
 
 typedef struct {
   /* DMA knobs (the OMAP sDMA study's, docs/dma_aes.md). */

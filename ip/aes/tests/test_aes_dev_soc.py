@@ -7,6 +7,7 @@ import struct
 
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
+from aesoc import outcome
 from aesoc.run import build_and_run
 from aesoc.toolchain import REPO
 
@@ -76,6 +77,6 @@ def test_aes_dev_firmware() -> None:
 def test_result_read_with_nothing_queued_is_a_bus_error() -> None:
     result, line = build_and_run(REPO / "fw" / "tests" / "aes_dev_hang")
     assert result.status == "exit", line
-    assert result.code == 0xBE
+    assert result.code == outcome.BUS_ERROR
     assert "bus error: master 1 address 0xf0001090" in result.console
     assert "no bus error" not in result.console

@@ -1,0 +1,166 @@
+"""IP manifests: ip/<block>/ip.toml says what a block is made of and how it connects.
+
+A manifest names the SoC-facing module and its RTL in compile order, the SystemRDL register map,
+the driver folder, the parameters (default and legal values), the bus slave and master ports (by
+signal prefix), IRQ outputs, DMA request outputs or the DMA request input, and ports that leave
+the SoC. The SoC generator, synthesis, lint and the block tests take their file lists from here.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from aesoc.toolchain import REPO, ToolError
+
+IP_DIR = REPO / "ip"
+ROLES = ("peripheral", "cfu", "sysctrl", "memory", "interconnect", "sim_model")
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: int
+    values: tuple[int, ...] = ()
+    range: tuple[int, int] | None = None
+    doc: str = ""
+
+    def check(self, value: object, where: str) -> int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ToolError(f"{where}: parameter {self.name} must be an integer, got {value!r}")
+        if self.values and value not in self.values:
+            raise ToolError(f"{where}: parameter {self.name} = {value} is not one of {list(self.values)}")
+        if self.range and not self.range[0] <= value <= self.range[1]:
+            raise ToolError(f"{where}: parameter {self.name} = {value} is outside {list(self.range)}")
+        return value
+
+
+@dataclass(frozen=True)
+class SlavePort:
+    name: str
+    prefix: str
+    addr_bits: int  # word-address bits the module takes
+    bytes: int = 0  # fixed window size, or 0 with bytes_param
+    bytes_param: str = ""
+    memory: bool = False  # decoded without the uncached bit; cached by the CPU
+    burst: bool = False  # has CTI/BTE inputs
+
+
+@dataclass(frozen=True)
+class MasterPort:
+    name: str
+    prefix: str
+    prio: str = ""  # output that asks for the crossbar's high-priority class
+
+
+@dataclass(frozen=True)
+class ExternalPort:
+    port: str
+    dir: str
+    width: int
+    idle: str = ""  # value of an output when the block is absent
+    secret: bool = False  # never traced
+
+
+@dataclass(frozen=True)
+class IpBlock:
+    name: str
+    folder: Path
+    module: str
+    role: str
+    description: str
+    rtl: tuple[Path, ...]
+    rdl: Path | None
+    sw: Path | None
+    params: dict[str, Param]
+    slaves: tuple[SlavePort, ...]
+    masters: tuple[MasterPort, ...]
+    irqs: dict[str, str]  # name -> output port
+    dma_requests: dict[str, str]  # name -> output port, in numbering order
+    dma_sink: dict[str, str] = field(default_factory=dict)  # port, count_param
+    windows: dict[str, str] = field(default_factory=dict)  # count_param, base_param, size_param
+    unused: dict[str, int] = field(default_factory=dict)  # outputs left open: port -> width
+    external: tuple[ExternalPort, ...] = ()
+    sim_model: str = ""
+
+    def param_values(self, given: dict[str, Any], where: str) -> dict[str, int]:
+        """Every parameter of the block: defaults, overridden by `given` (checked)."""
+        unknown = sorted(set(given) - set(self.params))
+        if unknown:
+            raise ToolError(f"{where}: block '{self.name}' has no parameter {', '.join(unknown)} "
+                            f"(has: {', '.join(self.params) or 'none'})")
+        return {name: p.check(given.get(name, p.default), where) for name, p in self.params.items()}
+
+
+def _param(name: str, spec: dict[str, Any], where: str) -> Param:
+    if "default" not in spec:
+        raise ToolError(f"{where}: parameter {name} has no default")
+    rng = spec.get("range")
+    param = Param(name, spec["default"], tuple(spec.get("values", ())), tuple(rng) if rng else None,
+                  str(spec.get("doc", "")))
+    param.check(param.default, where)
+    return param
+
+
+def _load(path: Path) -> IpBlock:
+    where = str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as exc:
+        raise ToolError(f"{where}: {exc}") from exc
+    folder = path.parent
+    for key in ("name", "module", "rtl"):
+        if key not in data:
+            raise ToolError(f"{where}: missing '{key}'")
+    if data["name"] != folder.name:
+        raise ToolError(f"{where}: name '{data['name']}' differs from its folder '{folder.name}'")
+    role = data.get("role", "peripheral")
+    if role not in ROLES:
+        raise ToolError(f"{where}: role '{role}' is not one of {', '.join(ROLES)}")
+    rtl = tuple((folder / f).resolve() for f in data["rtl"])
+    missing = [str(p) for p in rtl if not p.is_file()]
+    rdl = folder / data["regs"] if "regs" in data else None
+    sw = folder / data["sw"] if "sw" in data else None
+    missing += [str(p) for p in (rdl, sw) if p is not None and not p.exists()]
+    if missing:
+        raise ToolError(f"{where}: no such file(s): {', '.join(missing)}")
+    try:
+        return IpBlock(
+            name=data["name"], folder=folder, module=data["module"], role=role,
+            description=str(data.get("description", "")), rtl=rtl, rdl=rdl, sw=sw,
+            params={n: _param(n, s, where) for n, s in data.get("params", {}).items()},
+            slaves=tuple(SlavePort(**s) for s in data.get("slave", [])),
+            masters=tuple(MasterPort(**m) for m in data.get("master", [])),
+            irqs=dict(data.get("irq", {})), dma_requests=dict(data.get("dma_request", {})),
+            dma_sink=dict(data.get("dma_sink", {})), windows=dict(data.get("windows", {})),
+            unused=dict(data.get("unused", {})),
+            external=tuple(ExternalPort(**e) for e in data.get("external", [])),
+            sim_model=str(data.get("sim_model", "")),
+        )
+    except TypeError as exc:
+        raise ToolError(f"{where}: {exc}") from exc
+
+
+@cache
+def blocks(extra_dirs: tuple[Path, ...] = ()) -> dict[str, IpBlock]:
+    """Every IP block with a manifest, by folder name: ip/ and then `extra_dirs` (folders of IP
+    folders outside this repository; a name there may not shadow one in ip/)."""
+    found = {p.parent.name: _load(p) for p in sorted(IP_DIR.glob("*/ip.toml"))}
+    for folder in extra_dirs:
+        if not folder.is_dir():
+            raise ToolError(f"IP folder {folder} does not exist")
+        for path in sorted(folder.glob("*/ip.toml")):
+            if path.parent.name in found:
+                raise ToolError(f"{path}: block '{path.parent.name}' is already in {found[path.parent.name].folder}")
+            found[path.parent.name] = _load(path)
+    return found
+
+
+def block(name: str, extra_dirs: tuple[Path, ...] = ()) -> IpBlock:
+    found = blocks(extra_dirs)
+    if name not in found:
+        raise ToolError(f"no IP block '{name}' (ip/<block>/ip.toml; have: {', '.join(found)})")
+    return found[name]
