@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from aesoc import area, firmware, image, outcome, report, soc
+from aesoc import area, firmware, image, outcome, report, soc, socgen
 from aesoc.bench import BenchContext
 from aesoc.bench.registry import benchmarks
 from aesoc.run import build_and_run
@@ -95,6 +95,28 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     out = report.render(Path(args.results))
     print(f"report: {out} and {out.with_suffix('.html')}")
+    return 0
+
+
+def cmd_soc(args: argparse.Namespace) -> int:
+    """Print the elaborated description (or write its tables into docs/ARCHITECTURE.md)."""
+    config = soc.load_config(args.config)
+    tables = socgen.doc_tables(config)
+    if args.update_docs:
+        doc = REPO / "docs" / "ARCHITECTURE.md"
+        start, end = f"<!-- soc-tables: {config.name} -->\n", "<!-- /soc-tables -->"
+        text = doc.read_text()
+        if start not in text or end not in text:
+            raise ToolError(f"{doc} has no '{start.strip()}' ... '{end}' block")
+        head, rest = text.split(start, 1)
+        doc.write_text(head + start + tables + end + rest.split(end, 1)[1])
+        print(f"updated {doc.relative_to(REPO)}")
+        return 0
+    print(f"SoC '{config.name}': {config.description}\nfrom: "
+          + ", ".join(str(p.relative_to(REPO) if p.is_relative_to(REPO) else p) for p in config.sources))
+    print(tables)
+    for inst in config.instances:
+        print(f"{inst.name:10} {inst.block.name:10} " + " ".join(f"{k}={v}" for k, v in inst.params.items()))
     return 0
 
 
@@ -194,6 +216,11 @@ def parser() -> argparse.ArgumentParser:
                     help="AES engine variant of ip/aes/aes_ip.json (repeatable; default: the benchmarked ones)")
     sy.add_argument("--config", default="full", help="SoC configuration whose block parameters to use")
     sy.set_defaults(func=cmd_synth)
+
+    so = sub.add_parser("soc", help="the elaborated SoC description: map, IRQ and DMA lines, parameters")
+    so.add_argument("--config", default="full", help="soc/configs/NAME.toml, or a path to a .toml")
+    so.add_argument("--update-docs", action="store_true", help="write the tables into docs/ARCHITECTURE.md")
+    so.set_defaults(func=cmd_soc)
 
     li = sub.add_parser("lint", help="verilator --lint-only -Wall over the SoC")
     li.add_argument("--config", default="full")
