@@ -8,15 +8,12 @@ from pathlib import Path
 import pytest
 
 from aesoc.cocotb_flow import run_cocotb
+from aesoc.ipblock import block
 from aesoc.synth import GATE_SIM_ARGS, ice40_cells_sim, synth_ice40
-from aesoc.toolchain import BUILD, REPO
+from aesoc.toolchain import BUILD
 
 HERE = Path(__file__).resolve().parent
-AES_RTL = REPO / "ip" / "aes" / "rtl"
-SOURCES = [
-    AES_RTL / "aes_pkg.sv", *sorted(p for p in AES_RTL.glob("*.sv") if p.name != "aes_pkg.sv"),
-    REPO / "ip" / "aes_cfu" / "rtl" / "aes_cfu.sv",
-]
+SOURCES = list(block("aes_cfu").rtl)  # the manifest, ip/aes_cfu/ip.toml
 
 
 def test_aes_cfu() -> None:
