@@ -12,6 +12,10 @@ from aesoc.run import RunResult, run
 from aesoc.toolchain import REPO
 
 
+# Below the default (aesoc.outcome.DEFAULT_MAX_CYCLES): a hung self-test fails in seconds.
+TEST_MAX_CYCLES = 5_000_000
+
+
 @pytest.fixture(scope="session")
 def base_config() -> soc.SocConfig:
     return soc.load_config("base")
@@ -32,7 +36,7 @@ def build_fw(base_config: soc.SocConfig) -> Callable[..., Path]:
 
 @pytest.fixture(scope="session")
 def run_fw(sim: Path, build_fw: Callable[..., Path]) -> Callable[..., RunResult]:
-    def go(program: str, max_cycles: int = 5_000_000) -> RunResult:
+    def go(program: str, max_cycles: int = TEST_MAX_CYCLES) -> RunResult:
         return run(sim, build_fw(program), max_cycles=max_cycles)
 
     return go

@@ -33,6 +33,8 @@ KEYS = [128, 192, 256]
 WORDS = 16 // 4
 AES_SLAVE_BEATS = 2 * WORDS
 AES_ROUNDS = {128: 10, 192: 12, 256: 14}
+# The whole sweep (every size, key, mode and DMA configuration) is one long run.
+MAX_CYCLES = 400_000_000
 
 
 def engine_latency(aes: dict[str, int], bits: int) -> int:
@@ -74,7 +76,7 @@ def run(ctx: BenchContext) -> BenchResult:
     params: dict[str, Any] = {}
     for i, (engine, config) in enumerate(ENGINES.items()):
         ctx.progress(i, len(ENGINES) + 1, f"dma_aes firmware on '{config}'")
-        result, line = build_and_run(PROGRAM, config, cflags=CFLAGS, libs=("crypto",), max_cycles=400_000_000)
+        result, line = build_and_run(PROGRAM, config, cflags=CFLAGS, libs=("crypto",), max_cycles=MAX_CYCLES)
         if result.status != "exit" or result.code != 0:
             raise ToolError(f"dma_aes firmware failed: {line}\n{result.console[-2000:]}")
         records[engine] = result.records
