@@ -309,12 +309,17 @@ module aes_cipher_core #(
     // Stage i holds the block after i rounds; the result of an Nr-round cipher is stage Nr.
     localparam int unsigned NST = NR_TOP + 1;
 
-    logic [NST-1:0][127:0] st_q, st_d, mk_q, mk_d;
-    logic [NST-1:0][255:0] win_c;  // key window after stage i's step (index 0: initial)
-    logic [NST-1:0]        v_q, v_d;
-    logic                  dec_q, dec_d, kgen_q, kgen_d;
-    logic                  adv, accept, empty, bwd;
-    logic [127:0]          rk0;
+    // Unpacked stage arrays: Yosys (0.70) cannot size a packed 2-D net declared inside a
+    // generate block, and a packed array of a typedef it reads with the wrong element width.
+    logic [127:0]   st_q [NST];
+    logic [127:0]   st_d [NST];
+    logic [127:0]   mk_q [NST];
+    logic [127:0]   mk_d [NST];
+    logic [255:0]   win_c [NST];  // key window after stage i's step (index 0: initial)
+    logic [NST-1:0] v_q, v_d;
+    logic           dec_q, dec_d, kgen_q, kgen_d;
+    logic           adv, accept, empty, bwd;
+    logic [127:0]   rk0;
 
     // Round-key chain: static while blocks are in flight, forward during derivation.
     assign bwd          = dec_q & ~kgen_q;
@@ -396,14 +401,18 @@ module aes_cipher_core #(
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        st_q   <= '0;
-        mk_q   <= '0;
+        for (int i = 0; i < NST; i++) begin
+          st_q[i] <= '0;
+          mk_q[i] <= '0;
+        end
         v_q    <= '0;
         dec_q  <= 1'b0;
         kgen_q <= 1'b0;
       end else if (clear_i) begin
-        st_q   <= '0;
-        mk_q   <= '0;
+        for (int i = 0; i < NST; i++) begin
+          st_q[i] <= '0;
+          mk_q[i] <= '0;
+        end
         v_q    <= '0;
         dec_q  <= 1'b0;
         kgen_q <= 1'b0;
