@@ -9,6 +9,8 @@ Placed designs sit in a port harness (`harness_verilog`): a block's ports are wi
 package's pins, so every input comes from a serial shift chain and every output is captured by a
 parallel-load shift chain. All paths through the block are then register to register, and the
 harness adds one flip-flop per port bit and one LUT per output bit, reported beside the figures.
+A design synthesised with its hierarchy kept (Design.flatten False) is placed that way too:
+nextpnr reads hierarchical netlists, and flattening the unrolled AES datapaths costs too much memory.
 """
 
 from __future__ import annotations
@@ -262,7 +264,7 @@ def place(design: Design, device: str, seeds: Sequence[int] = SEEDS,
         raise ToolError(f"placer seeds must be non-negative integers, got {list(seeds)}")
     family, _ = DEVICES[device]
     tools = f"{tool_version()}; {nextpnr_version()}"
-    key = design.digest(device, str(sorted(seeds)), tools, _HARNESS_VERSION)
+    key = design.digest(device, str(sorted(seeds)), tools, _HARNESS_VERSION, str(TARGET_MHZ[family]))
     cached = CACHE / f"pnr-{design.slug}-{device}-{key}.json"
     if cached.is_file():
         return _load_place(json.loads(cached.read_text()))
@@ -273,7 +275,8 @@ def place(design: Design, device: str, seeds: Sequence[int] = SEEDS,
     harness.write_text(text)
     netlist = work / "harness.json"
     with tool_slot():
-        synthesize("pnr_harness", [*design.sources, harness], family=family, work=work, json_netlist=netlist)
+        synthesize("pnr_harness", [*design.sources, harness], family=family, flatten=design.flatten, work=work,
+                   json_netlist=netlist)
     jobs = [(lambda s=s: _nextpnr(netlist, device, s, work)) for s in seeds]
     runs = run_jobs(jobs, [f"{design.name} {device} seed {s}" for s in seeds], "pnr", out)
     result = _summarise(design.name, device, tuple(seeds), runs, in_bits + out_bits, out_bits, tools)
