@@ -5,7 +5,8 @@ The netlist is the design `aesoc synth aes` and `aesoc bench aes-core` count (sy
 kept), simulated with Yosys's iCE40 cell models under the RTL harness (AES_GATE_LEVEL), so logic the
 synthesis frontend reads differently from Verilator shows up as a failing vector, and the area
 figures are those of a working engine. Opt-in (AESOC_GATE_LEVEL=1): 5 minutes for r1, 11 for r2,
-much of it building the netlist model.
+much of it building the netlist model (timed on the earlier Yosys 0.23 netlists; not yet re-timed on
+the pinned Yosys, so r1 stays opt-in).
 """
 
 from __future__ import annotations
