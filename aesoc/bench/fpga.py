@@ -12,6 +12,7 @@ aesoc/data/published/fpga.toml are printed beside.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 from aesoc import area, soc
@@ -19,6 +20,7 @@ from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
 from aesoc.pnr import (DEVICE_NAMES, SEEDS, Design, PlaceResult, nextpnr_version, place_fitting, run_jobs, set_jobs,
                        synth)
 from aesoc.synth import SynthResult, tool_version
+from aesoc.toolchain import ToolError
 
 IP_CONFIG = "full"
 SOC_CONFIGS = ("base", "full", "dma-unrolled")
@@ -37,25 +39,40 @@ def designs() -> list[tuple[str, Design]]:
     return found
 
 
-def placed_cells(r: PlaceResult) -> list[Any]:
-    """LUT4, FF, BRAM, DSP, Fmax best/median, or 'does not fit' across the columns."""
+def _guarded(job: Callable[[], Any]) -> Callable[[], Any]:
+    """A job whose tool failure becomes its result, so one design that the tools cannot read
+    shows as 'failed' (with the log named in the notes) and the other rows are still measured."""
+
+    def run_one() -> Any:
+        try:
+            return job()
+        except ToolError as exc:
+            return ToolError(str(exc).splitlines()[0])
+
+    return run_one
+
+
+def _placed_cells(r: PlaceResult | ToolError) -> list[Any]:
+    """Device, LUT4, FF, BRAM, DSP, Fmax best/median, or 'does not fit' / 'failed'."""
+    if isinstance(r, ToolError):
+        return ["failed", "—", "—", "—", "—", "—", "—"]
     if r.misfit is not None:
-        return [str(r.misfit), "—", "—", "—", "—", "—"]
-    return [r.lut4, r.ff or "(in LUT4)", r.bram, r.dsp, r.fmax_best, r.fmax_median]
+        return [DEVICE_NAMES[r.device], str(r.misfit), "—", "—", "—", "—", "—"]
+    return [DEVICE_NAMES[r.device], r.lut4, r.ff or "(in LUT4)", r.bram, r.dsp, r.fmax_best, r.fmax_median]
 
 
 def run(ctx: BenchContext) -> BenchResult:
     set_jobs(os.cpu_count() or 1)
     measured = designs()
     ctx.progress(0, 3, "synthesise (Xilinx 7-series)")
-    xilinx: list[SynthResult] = run_jobs([(lambda d=d: synth(d, "xilinx")) for _, d in measured],
-                                         [d.name for _, d in measured], "synth_xilinx")
+    xilinx = run_jobs([_guarded(lambda d=d: synth(d, "xilinx")) for _, d in measured],
+                      [d.name for _, d in measured], "synth_xilinx")
     ctx.progress(1, 3, "place and route ECP5")
-    ecp5: list[PlaceResult] = run_jobs([(lambda d=d: place_fitting(d, ECP5_DEVICES)) for _, d in measured],
-                                       [f"{d.name} ECP5" for _, d in measured], "ecp5")
+    ecp5 = run_jobs([_guarded(lambda d=d: place_fitting(d, ECP5_DEVICES)) for _, d in measured],
+                    [f"{d.name} ECP5" for _, d in measured], "ecp5")
     ctx.progress(2, 3, "place and route iCE40")
-    ice40: list[PlaceResult] = run_jobs([(lambda d=d: place_fitting(d, ICE40_DEVICES)) for _, d in measured],
-                                        [f"{d.name} iCE40" for _, d in measured], "ice40")
+    ice40 = run_jobs([_guarded(lambda d=d: place_fitting(d, ICE40_DEVICES)) for _, d in measured],
+                     [f"{d.name} iCE40" for _, d in measured], "ice40")
     ctx.progress(3, 3, "done")
 
     columns = ["kind", "design", "ECP5 device", "LUT4", "FF", "DP16KD", "DSP", "Fmax best (MHz)",
@@ -63,8 +80,10 @@ def run(ctx: BenchContext) -> BenchResult:
                "Fmax median (MHz)", "7-series LUT", "7-series FF", "harness FF/LUT", "notes"]
     rows: list[list[Any]] = []
     for (kind, design), e, i, x in zip(measured, ecp5, ice40, xilinx):
-        rows.append([kind, design.name, DEVICE_NAMES[e.device], *placed_cells(e), DEVICE_NAMES[i.device],
-                     *placed_cells(i), x.lut, x.ff, f"{e.harness_ff}/{e.harness_lut}", ""])
+        rows.append([kind, design.name, *_placed_cells(e), *_placed_cells(i),
+                     *((x.lut, x.ff) if isinstance(x, SynthResult) else ("failed", "failed")),
+                     f"{e.harness_ff}/{e.harness_lut}" if isinstance(e, PlaceResult) else "—",
+                     "; ".join(str(r) for r in (e, i, x) if isinstance(r, ToolError))])
     rows += _published_rows(len(columns))
     runs = [f"{tool_version()} synth_ecp5/synth_ice40/synth_xilinx -top {d.top} {dict(d.parameters)}; "
             f"{nextpnr_version()} seeds {','.join(map(str, SEEDS))}" for _, d in measured]
@@ -90,7 +109,8 @@ def run(ctx: BenchContext) -> BenchResult:
         records=[
             {"kind": kind, "design": d.name, "top": d.top, "parameters": dict(d.parameters),
              "ecp5": _record(e), "ice40": _record(i),
-             "xilinx": {"lut": x.lut, "ff": x.ff, "carry": x.carry, "bram": x.bram, "dsp": x.dsp}}
+             "xilinx": ({"lut": x.lut, "ff": x.ff, "carry": x.carry, "bram": x.bram, "dsp": x.dsp}
+                        if isinstance(x, SynthResult) else {"error": str(x)})}
             for (kind, d), e, i, x in zip(measured, ecp5, ice40, xilinx)
         ],
         runs=runs,
@@ -99,7 +119,9 @@ def run(ctx: BenchContext) -> BenchResult:
     )
 
 
-def _record(r: PlaceResult) -> dict[str, Any]:
+def _record(r: PlaceResult | ToolError) -> dict[str, Any]:
+    if isinstance(r, ToolError):
+        return {"error": str(r)}
     base: dict[str, Any] = {"device": DEVICE_NAMES[r.device], "seeds": list(r.seeds)}
     if r.misfit is not None:
         return {**base, "fits": False, "resource": r.misfit.resource, "needed": r.misfit.needed,
