@@ -20,9 +20,10 @@ from typing import Any
 from aesoc.area import AES_IP_DIR, aes_engine_blocks, aes_ip, area
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
 from aesoc.cocotb_flow import run_cocotb
-from aesoc.bench.fpga import ECP5_DEVICES, ICE40_DEVICES
+from aesoc.bench.fpga import ECP5_DEVICES, ICE40_DEVICES, guarded
 from aesoc.pnr import DEVICE_NAMES, SEEDS, PlaceResult, place_fitting, run_jobs, set_jobs, synth
 from aesoc.synth import SynthResult, tool_version
+from aesoc.toolchain import ToolError
 
 MODE_COLUMNS = ("ecb-enc", "ecb-dec", "cbc-enc", "cbc-dec", "ctr")
 KEY_SIZES = (128, 192, 256)
@@ -191,7 +192,8 @@ def _place(names: list[str], blocks: dict[str, dict[str, Any]]) -> dict[str, dic
             return synth(designs[name], "ecp5")
         return place_fitting(designs[name], ECP5_DEVICES if fam == "ecp5" else ICE40_DEVICES)
 
-    results = run_jobs([(lambda n=n, f=f: job(n, f)) for n, f in jobs], [f"{n} {f}" for n, f in jobs], "aes-core")
+    results = run_jobs([guarded(lambda n=n, f=f: job(n, f)) for n, f in jobs], [f"{n} {f}" for n, f in jobs],
+                       "aes-core")
     placed: dict[str, dict[str, Any]] = {n: {} for n in names}
     for (name, fam), result in zip(jobs, results):
         placed[name][fam] = result
@@ -200,8 +202,13 @@ def _place(names: list[str], blocks: dict[str, dict[str, Any]]) -> dict[str, dic
 
 def _speed_cells(placed: dict[str, Any], cycles: dict[int, float]) -> list[Any]:
     ecp5, ice40, synth_ecp5 = placed["ecp5"], placed["ice40"], placed["ecp5-synth"]
-    ice40_cell = (f"{DEVICE_NAMES[ice40.device]}: {ice40.fmax_best:.1f} MHz, {ice40.lut4} LC"
-                  if ice40.fits else f"{DEVICE_NAMES[ice40.device]}: {ice40.misfit}")
+    if isinstance(ice40, ToolError):
+        ice40_cell = f"failed: {ice40}"
+    else:
+        ice40_cell = (f"{DEVICE_NAMES[ice40.device]}: {ice40.fmax_best:.1f} MHz, {ice40.lut4} LC"
+                      if ice40.fits else f"{DEVICE_NAMES[ice40.device]}: {ice40.misfit}")
+    if isinstance(ecp5, ToolError) or isinstance(synth_ecp5, ToolError):
+        return ["failed", str(ecp5 if isinstance(ecp5, ToolError) else synth_ecp5), "—", "—", "—", "—", ice40_cell]
     if not ecp5.fits:
         return [DEVICE_NAMES[ecp5.device], str(ecp5.misfit), "—", "—", "—", "—", ice40_cell]
     mbps = [_fmt(round(16 * ecp5.fmax_best / cycles[b], 1)) for b in KEY_SIZES]
@@ -210,7 +217,9 @@ def _speed_cells(placed: dict[str, Any], cycles: dict[int, float]) -> list[Any]:
     return [DEVICE_NAMES[ecp5.device], f"{ecp5.fmax_best:.1f} / {ecp5.fmax_median:.1f}", *mbps, per_klut, ice40_cell]
 
 
-def _placed_record(r: PlaceResult | SynthResult) -> dict[str, Any]:
+def _placed_record(r: PlaceResult | SynthResult | ToolError) -> dict[str, Any]:
+    if isinstance(r, ToolError):
+        return {"error": str(r)}
     if isinstance(r, SynthResult):
         return {"lut4": r.lut, "ccu2c": r.carry, "ff": r.ff}
     if r.misfit is not None:

@@ -39,7 +39,7 @@ def designs() -> list[tuple[str, Design]]:
     return found
 
 
-def _guarded(job: Callable[[], Any]) -> Callable[[], Any]:
+def guarded(job: Callable[[], Any]) -> Callable[[], Any]:
     """A job whose tool failure becomes its result, so one design that the tools cannot read
     shows as 'failed' (with the log named in the notes) and the other rows are still measured."""
 
@@ -65,13 +65,13 @@ def run(ctx: BenchContext) -> BenchResult:
     set_jobs(os.cpu_count() or 1)
     measured = designs()
     ctx.progress(0, 3, "synthesise (Xilinx 7-series)")
-    xilinx = run_jobs([_guarded(lambda d=d: synth(d, "xilinx")) for _, d in measured],
+    xilinx = run_jobs([guarded(lambda d=d: synth(d, "xilinx")) for _, d in measured],
                       [d.name for _, d in measured], "synth_xilinx")
     ctx.progress(1, 3, "place and route ECP5")
-    ecp5 = run_jobs([_guarded(lambda d=d: place_fitting(d, ECP5_DEVICES)) for _, d in measured],
+    ecp5 = run_jobs([guarded(lambda d=d: place_fitting(d, ECP5_DEVICES)) for _, d in measured],
                     [f"{d.name} ECP5" for _, d in measured], "ecp5")
     ctx.progress(2, 3, "place and route iCE40")
-    ice40 = run_jobs([_guarded(lambda d=d: place_fitting(d, ICE40_DEVICES)) for _, d in measured],
+    ice40 = run_jobs([guarded(lambda d=d: place_fitting(d, ICE40_DEVICES)) for _, d in measured],
                      [f"{d.name} iCE40" for _, d in measured], "ice40")
     ctx.progress(3, 3, "done")
 
