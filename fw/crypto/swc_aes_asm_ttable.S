@@ -329,6 +329,9 @@ swc_tt_asm_ctr:
   ret
   .size swc_tt_asm_ctr, . - swc_tt_asm_ctr
 
+/* Own section: a program that never decrypts drops it (and the decryption tables) at link time. */
+  .section .text.swc_tt_asm_decrypt, "ax"
+
 /* void swc_tt_asm_decrypt(const uint32_t *rk, unsigned nr, uint32_t *chain, const uint32_t *in,
  *                         uint32_t *out, size_t nblocks)
  * Decryption key schedule (equivalent inverse cipher); ECB when chain is NULL, else CBC. */

@@ -51,15 +51,19 @@ static void swc_add_key(uint32_t s[4], const uint32_t *rk) {
   for (unsigned c = 0; c < 4; ++c) s[c] ^= rk[c];
 }
 
-/* FIPS-197 5.1 Cipher, or with `inverse` 5.3 InvCipher on the encryption key schedule, on the
- * column words s. One function for both directions keeps the code small. */
-__attribute__((noinline)) static void swc_cipher(const uint32_t *rk, unsigned rounds, uint32_t s[4], int inverse) {
+/* FIPS-197 5.1 Cipher, or with the inverse S-box 5.3 InvCipher on the encryption key schedule,
+ * on the column words s. One function for both directions keeps the code small; the direction
+ * follows from the box passed, so only decryption refers to the inverse S-box and a program that
+ * never decrypts links without it. */
+__attribute__((noinline)) static void swc_cipher(const uint32_t *rk, unsigned rounds, uint32_t s[4],
+                                                 const uint8_t *box) {
+  int inverse = box != swc_sbox;
   int step = inverse ? -4 : 4;
   const uint32_t *k = inverse ? rk + 4 * rounds : rk;
   swc_add_key(s, k);
   for (unsigned r = 1; r <= rounds; ++r) {
     k += step;
-    swc_bytes(s, inverse ? swc_inv_sbox : swc_sbox, inverse);
+    swc_bytes(s, box, inverse);
     if (inverse) swc_add_key(s, k);
     if (r < rounds) {
       for (unsigned c = 0; c < 4; ++c) {
@@ -79,7 +83,7 @@ void swc_aes_impl_encrypt(const swc_aes_ctx *ctx, swc_mode mode, uint32_t chain[
   for (; nblocks > 0; --nblocks, in += 4, out += 4) {
     /* ECB: in; CBC: in ^ chain; CTR: chain */
     for (unsigned c = 0; c < 4; ++c) s[c] = (mode == SWC_MODE_CTR ? 0 : in[c]) ^ (mode == SWC_MODE_ECB ? 0 : chain[c]);
-    swc_cipher(ctx->rk, ctx->rounds, s, 0);
+    swc_cipher(ctx->rk, ctx->rounds, s, swc_sbox);
     for (unsigned c = 0; c < 4; ++c) {
       if (mode == SWC_MODE_CTR) s[c] ^= in[c];
       if (mode == SWC_MODE_CBC) chain[c] = s[c];
@@ -94,7 +98,7 @@ void swc_aes_impl_decrypt(const swc_aes_ctx *ctx, swc_mode mode, uint32_t chain[
   uint32_t s[4];
   for (; nblocks > 0; --nblocks, in += 4, out += 4) {
     for (unsigned c = 0; c < 4; ++c) s[c] = in[c];
-    swc_cipher(ctx->rk, ctx->rounds, s, 1);
+    swc_cipher(ctx->rk, ctx->rounds, s, swc_inv_sbox);
     for (unsigned c = 0; c < 4; ++c) {
       uint32_t x = in[c]; /* read before out[c] may overwrite it */
       if (mode == SWC_MODE_CBC) {
