@@ -19,8 +19,10 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
+from aesoc import firmware
 from aesoc.bench import sw_aes
 from aesoc.run import RunResult, parse_records
+from aesoc.soc import load_config
 from aesoc.toolchain import BUILD, REPO
 
 PROGRAM = REPO / "fw" / "tests" / "swcrypto"
@@ -279,6 +281,19 @@ def test_variant_on_soc(v: sw_aes.Variant) -> None:
     """NIST examples and random differential cases through the simulated SoC."""
     cs = combined(seed=5)
     check_records(run_soc(v, cs).records, cs, v.key)
+
+
+@pytest.mark.parametrize("v", sw_aes.VARIANTS, ids=lambda v: v.key)
+def test_encrypt_only_program_links_no_decryption(v: sw_aes.Variant) -> None:
+    """A program that never decrypts (the sw_aes benchmark built with -DSW_AES_ENC_ONLY) runs and
+    carries no decryption function or table; the full program does carry them."""
+    result, line = sw_aes.run_variant(sw_aes.BENCH_PROGRAM, v, extra=sw_aes.ENC_ONLY_EXTRA, tag=sw_aes.ENC_ONLY_TAG)
+    assert result.status == "exit" and result.code == 0, line
+    assert {r["metric"] for r in result.records_of("sw_aes")} >= {"key_enc", "enc_block", "ctr", "cbc_enc", "ecb_enc"}
+    assert sw_aes.decryption_symbols(sw_aes.elf_for(sw_aes.BENCH_PROGRAM, v, "-O2", sw_aes.ENC_ONLY_TAG)) == []
+    full = firmware.build(sw_aes.BENCH_PROGRAM, load_config(sw_aes.CONFIG), name=f"sw_aes-{v.key}-full",
+                          cflags=sw_aes.cflags_for(v), libs=sw_aes.LIBS)
+    assert sw_aes.decryption_symbols(full.elf) != []
 
 
 @pytest.mark.parametrize("v", [v for v in sw_aes.VARIANTS if not v.asm], ids=lambda v: v.key)

@@ -114,6 +114,9 @@ BEARSSL_CT_KEY_SCHEDULE_CYCLES = 8296  # BearSSL aes_ct key schedule on this SoC
 # Encrypt-only programs: the benchmark without any decryption call, AES-128 only.
 ENC_ONLY_EXTRA = ("-DSW_AES_KEY_SIZES=1", "-DSW_AES_ENC_ONLY")
 ENC_ONLY_TAG = "enconly"
+# D-cache experiment: the C loop variant with two encryption tables (Te2, Te3 as rotations).
+TWO_TABLE_EXTRA = ("-DSW_AES_KEY_SIZES=1", "-DSWC_TT_TWO_TABLES")
+TWO_TABLE_TAG = "twotables"
 # Symbols of decryption code and tables; none may be left in an encrypt-only program.
 DECRYPT_SYMBOL_PARTS = ("decrypt", "key_dec", "_td", "isbox", "inv_sbox", "inv_mix")
 # Placement runs: AES-128 only (the `full` model simulates about 4x slower than `base`).
@@ -268,11 +271,20 @@ def run(ctx: BenchContext) -> BenchResult:
         runs.append(line)
         elf = elf_for(BENCH_PROGRAM, v, "-O2", ENC_ONLY_TAG)
         enc_only[v.key] = (library_sizes(elf), decryption_symbols(elf))
+    tables_exp: dict[str, dict[tuple[int, str], int]] = {}
+    for key in ("ttable", "ttable-rt", "asm-ttable"):
+        ctx.progress(total, total, f"sw_aes {key} two tables")
+        result, line = run_variant(BENCH_PROGRAM, variant(key), extra=TWO_TABLE_EXTRA, tag=TWO_TABLE_TAG)
+        if result.status != "exit" or result.code != 0:
+            raise ToolError(f"sw_aes two-table run failed: {line}\n{result.console[-2000:]}")
+        runs.append(line)
+        tables_exp[key] = {(r["bits"], r["metric"]): r["cycles"] for r in result.records_of("sw_aes")}
     ctx.progress(total, total, "sw_aes done")
     pub = published("sw-aes")
     tables = [_targets_table(perf, sizes, enc_only), _peer_table(perf, sizes, pub),
               _riot_table(placed, placed_sizes, pub), _placement_table(placed, placed_sizes), _full_table(perf),
-              _size_table(perf, sizes, ctx_bytes), _enc_only_table(sizes, enc_only), _where_table(perf, counts),
+              _size_table(perf, sizes, ctx_bytes), _enc_only_table(sizes, enc_only), _two_table_table(perf, tables_exp),
+              _where_table(perf, counts),
               _spread_table(spread)]
     return BenchResult(tables=tables, records=records, runs=runs,
                        config={"soc": CONFIG, "placement_soc": XIP_CONFIG,
@@ -506,6 +518,22 @@ def _enc_only_table(sizes: dict[tuple[str, str], Sizes], enc_only: dict[str, tup
                f"program built with {' '.join(ENC_ONLY_EXTRA)} (no decryption call). No build option in the "
                "library: the encryption entry points never refer to decryption code, which sits in its own "
                "sections, so --gc-sections drops it together with the decryption tables."],
+    )
+
+
+def _two_table_table(perf: dict[tuple[str, str], dict[tuple[int, str], int]],
+                     exp: dict[str, dict[tuple[int, str], int]]) -> Table:
+    rows: list[list[Any]] = []
+    for key, p in exp.items():
+        four = perf[(key, "-O2")]
+        for metric in ("ctr", "cbc_enc", "ecb_enc"):
+            rows.append([variant(key).label, metric, _cpb(four[(128, metric)]), _cpb(p[(128, metric)])])
+    return Table(
+        title="D-cache experiment, AES-128 (-O2): four encryption T-tables (4 KB) against two (2 KB, "
+              "Te2 and Te3 as rotations by 16), c/B over 1 KB",
+        columns=["variant", "mode", "4 tables c/B", "2 tables c/B"], rows=rows,
+        notes=[f"2 tables: {' '.join(TWO_TABLE_EXTRA)}; one rotation (3 instructions on RV32IM) per column. "
+               "docs/swcrypto.md explains the result from the instruction trace."],
     )
 
 

@@ -13,6 +13,9 @@
 
 #include "swc_internal.h"
 
+/* The compact variant brings its own, smaller public layer (swc_aes_compact.c). */
+#if !defined(SWC_AES_COMPACT)
+
 /* Blocks per bounce-buffer round trip for unaligned buffers. */
 #define SWC_BOUNCE_BLOCKS 4u
 
@@ -158,3 +161,5 @@ swc_result swc_aes_ctr(const swc_aes_ctx *ctx, uint8_t counter[16], const uint8_
   memcpy(counter, chain, 16);
   return SWC_OK;
 }
+
+#endif /* !SWC_AES_COMPACT */
