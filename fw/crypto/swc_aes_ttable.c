@@ -9,8 +9,10 @@
  *
  * Tables: Te[k][x] is the contribution of S-box output S[x] in row k to its MixColumns column,
  * Td[k][x] the same for InvMixColumns of the inverse S-box; 4 x 1 KB each (8 KB), plus the
- * 256-byte inverse S-box for the last decryption round. The last encryption round and the key
- * schedule take S-box bytes out of Te (byte 1 of Te0[x] is S[x]). Decryption uses the equivalent
+ * 256-byte inverse S-box for the last decryption round. The last encryption round takes S-box
+ * bytes out of Te; the key schedule reads its own 256-byte S-box (8 data-cache lines instead of
+ * the 32 a Te column spans: fewer conflicts with the key, the context and the stack, so key
+ * expansion stays near its 415 instructions). Decryption uses the equivalent
  * inverse cipher (FIPS-197 5.3.5), so its key schedule is InvMixColumns of the encryption one.
  *
  * CTR mode caches the first two rounds (Bernstein and Schwabe, "New AES software speed
@@ -67,6 +69,7 @@ const char swc_aes_impl_name[] = "ttable";
 static uint32_t swc_te[4][256] __attribute__((aligned(32)));
 static uint32_t swc_td[4][256] __attribute__((aligned(32)));
 static uint8_t swc_isbox[256] __attribute__((aligned(32)));
+static uint8_t swc_sbox[256] __attribute__((aligned(32)));
 static int swc_te_ready, swc_td_ready;
 
 static uint8_t swc_gf_mul(uint8_t a, uint8_t b) {
@@ -96,6 +99,7 @@ void swc_aes_impl_setup(void) {
     uint8_t s = (uint8_t)(inv ^ (b >> 7) ^ (b >> 6) ^ (b >> 5) ^ (b >> 4) ^ 0x63);
     uint32_t e = swc_gf_mul(s, 2) | (uint32_t)s << 8 | (uint32_t)s << 16 | (uint32_t)swc_gf_mul(s, 3) << 24;
     for (int k = 0; k < 4; ++k) swc_te[k][i] = k ? swc_ror32(e, 32 - 8 * k) : e;
+    swc_sbox[i] = s;
   }
   swc_te_ready = 1;
 }
@@ -134,6 +138,7 @@ SWC_TABLE_LINKAGE const uint32_t swc_td[4][256] __attribute__((aligned(32))) = {
     {SWC_INV_SBOX_LIST(SWC_TD0)}, {SWC_INV_SBOX_LIST(SWC_TD1)},
     {SWC_INV_SBOX_LIST(SWC_TD2)}, {SWC_INV_SBOX_LIST(SWC_TD3)}};
 SWC_TABLE_LINKAGE const uint8_t swc_isbox[256] __attribute__((aligned(32))) = {SWC_INV_SBOX_LIST(SWC_BYTE_ENTRY)};
+static const uint8_t swc_sbox[256] __attribute__((aligned(32))) = {SWC_SBOX_LIST(SWC_BYTE_ENTRY)};
 
 void swc_aes_impl_setup(void) {}
 static void swc_td_setup(void) {}
@@ -189,17 +194,14 @@ static void swc_td_setup(void) {}
   o = (kw) ^ (uint32_t)isb[(a) & 0xff] ^ (uint32_t)isb[((b) >> 8) & 0xff] << 8 ^         \
       (uint32_t)isb[((c) >> 16) & 0xff] << 16 ^ (uint32_t)isb[(d) >> 24] << 24
 
-/* The key schedule's S-box: byte 1 of Te0[x] is S[x]. */
-#define SWC_KS_SBOX ((const uint8_t *)swc_te[0] + 1)
-
 void swc_aes_impl_key_enc(uint32_t *rk, const uint32_t *key, unsigned nk) {
-  swc_aes_expand_sbox(rk, key, nk, SWC_KS_SBOX, 4);
+  swc_aes_expand_sbox(rk, key, nk, swc_sbox, 1);
 }
 
 void swc_aes_impl_key_dec(uint32_t *rk, const uint32_t *key, unsigned nk) {
   unsigned nr = nk + 6u;
   swc_td_setup();
-  swc_aes_expand_sbox(rk, key, nk, SWC_KS_SBOX, 4);
+  swc_aes_expand_sbox(rk, key, nk, swc_sbox, 1);
   /* Reverse the order of the round keys, then InvMixColumns on all but the first and last. */
   for (unsigned i = 0, j = 4 * nr; i < j; i += 4, j -= 4) {
     for (unsigned c = 0; c < 4; ++c) {
