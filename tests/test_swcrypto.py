@@ -19,8 +19,10 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
+from aesoc import firmware
 from aesoc.bench import sw_aes
 from aesoc.run import RunResult, parse_records
+from aesoc.soc import load_config
 from aesoc.toolchain import BUILD, REPO
 
 PROGRAM = REPO / "fw" / "tests" / "swcrypto"
@@ -281,6 +283,19 @@ def test_variant_on_soc(v: sw_aes.Variant) -> None:
     check_records(run_soc(v, cs).records, cs, v.key)
 
 
+@pytest.mark.parametrize("v", sw_aes.VARIANTS, ids=lambda v: v.key)
+def test_encrypt_only_program_links_no_decryption(v: sw_aes.Variant) -> None:
+    """A program that never decrypts (the sw_aes benchmark built with -DSW_AES_ENC_ONLY) runs and
+    carries no decryption function or table; the full program does carry them."""
+    result, line = sw_aes.run_variant(sw_aes.BENCH_PROGRAM, v, extra=sw_aes.ENC_ONLY_EXTRA, tag=sw_aes.ENC_ONLY_TAG)
+    assert result.status == "exit" and result.code == 0, line
+    assert {r["metric"] for r in result.records_of("sw_aes")} >= {"key_enc", "enc_block", "ctr", "cbc_enc", "ecb_enc"}
+    assert sw_aes.decryption_symbols(sw_aes.elf_for(sw_aes.BENCH_PROGRAM, v, "-O2", sw_aes.ENC_ONLY_TAG)) == []
+    full = firmware.build(sw_aes.BENCH_PROGRAM, load_config(sw_aes.CONFIG), name=f"sw_aes-{v.key}-full",
+                          cflags=sw_aes.cflags_for(v), libs=sw_aes.LIBS)
+    assert sw_aes.decryption_symbols(full.elf) != []
+
+
 @pytest.mark.parametrize("v", [v for v in sw_aes.VARIANTS if not v.asm], ids=lambda v: v.key)
 def test_variant_on_host(v: sw_aes.Variant, tmp_path: Path) -> None:
     """The same C code built natively (gcc, -Werror) and run with more random cases. The
@@ -296,9 +311,6 @@ def test_variant_on_host(v: sw_aes.Variant, tmp_path: Path) -> None:
     proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout[-3000:]
     check_records(parse_records(proc.stdout), cs, v.key)
-
-
-FLASH_WINDOW = 0x20  # top byte of the cached flash window 0x2000_0000
 
 
 @pytest.mark.parametrize(("key", "table", "table_in_flash"), [("ttable-rt", "swc_te", False),
@@ -320,9 +332,15 @@ def test_variant_from_flash(key: str, table: str, table_in_flash: bool) -> None:
     with open(sw_aes.elf_for(PROGRAM, v, "-O2", placement="xip"), "rb") as handle:
         symtab = ELFFile(handle).get_section_by_name(".symtab")
         assert isinstance(symtab, SymbolTableSection)
-        where = {sym.name: sym["st_value"] >> 24 for sym in symtab.iter_symbols()}
-    assert where["main"] == where["swc_aes_ctr"] == FLASH_WINDOW
-    assert (where[table] == FLASH_WINDOW) == table_in_flash
+        syms = {sym.name: sym["st_value"] for sym in symtab.iter_symbols()}
+    flash = load_config("full").xip_flash
+    assert flash is not None
+
+    def in_flash(name: str) -> bool:
+        return flash.base <= syms[name] < flash.base + flash.bytes
+
+    assert in_flash("main") and in_flash("swc_aes_ctr")
+    assert in_flash(table) == table_in_flash
 
 
 # ---- timing ---------------------------------------------------------------------------------------

@@ -22,7 +22,9 @@ NOMINAL_CLOCK_HZ = 100_000_000  # stated clock for KB/s; cycles/byte is the cloc
 KB = 1024  # mbedtls_benchmark's KiB
 ALGORITHMS = ("SHA-1", "SHA-256", "SHA-512", "AES-CBC-128", "AES-CBC-192", "AES-CBC-256")
 OPTS = ("-O0", "-O2", "-O3")
-TARGET_SHA256_CPB = 40.0  # project issue 5
+TARGET_SHA256_CPB = 55.0  # project issue 17 (issue 5 asked for 40)
+# mbedtls 3.6 on this SoC, same compiler and flags, -O2 (shared/anchors.md): the peer row beside ours.
+MBEDTLS_SHA_CPB = {"SHA-1": 85.6, "SHA-256": 120.3, "SHA-512": 174.7}
 # mbedtls' aes.c is a 4-table T-table loop: our closest variant; the constant-time one is added at -O2.
 TABLE_VARIANT = "ttable"
 CT_VARIANT = "fixslice"
@@ -115,10 +117,16 @@ def run(ctx: BenchContext) -> BenchResult:
     target = Table(
         title="Issue target",
         columns=["target", "goal", "measured", "verdict"],
-        rows=[["SHA-256 over 1 KB", f"≤ {TARGET_SHA256_CPB:g} c/B",
-               f"{sha256:.1f} c/B at -O2 (best {best_sha256:.1f})",
-               "holds" if best_sha256 <= TARGET_SHA256_CPB else "missed"]],
-        notes=["docs/swcrypto.md breaks the SHA-256 round down into RV32IM instructions."],
+        rows=[["SHA-256 over 1 KB (issue 17)", f"≤ {TARGET_SHA256_CPB:g} c/B",
+               f"{sha256:.1f} c/B at -O2 (best {best_sha256:.1f}); mbedtls 3.6 -O2 on this SoC: "
+               f"{MBEDTLS_SHA_CPB['SHA-256']} c/B",
+               "holds" if best_sha256 <= TARGET_SHA256_CPB else "missed"]]
+             + [[f"{alg} against mbedtls 3.6 (-O2, same SoC)", "faster",
+                 f"{cpb[(TABLE_VARIANT, '-O2')][alg]:.1f} vs {ref} c/B",
+                 "holds" if cpb[(TABLE_VARIANT, "-O2")][alg] < ref else "missed"]
+                for alg, ref in MBEDTLS_SHA_CPB.items()],
+        notes=["docs/swcrypto.md breaks the SHA-256 round down into RV32IM instructions and shows its instruction "
+               "trace. mbedtls figures: shared/anchors.md (measured for this project on the aesoc SoC)."],
     )
     name = f"{PROGRAM.name}-{TABLE_VARIANT}_O2"
     ins = {r["alg"]: r["cycles"] / r["bytes"] for r in count_instructions(BUILD / "fw" / name / f"{name}.elf")

@@ -65,13 +65,58 @@
   xor \o, t0, t4
 .endm
 
+#if defined(SWC_TT_TWO_TABLES)
+/* Two encryption tables (2 KB of D-cache instead of 4): Te2 = ror16(Te0), Te3 = ror16(Te1), so
+ * o = K[off] ^ Te0[a.b0] ^ Te1[b.b1] ^ ror16(Te0[c.b2] ^ Te1[d.b3]): one rotation, 3 more
+ * instructions per column, scheduled so that no load or shift result is used by the next
+ * instruction. */
+.macro ECOL o, a, b, c, d, off
+  slli t0, \a, 2
+  srli t1, \b, 6
+  srli t2, \c, 14
+  srli t3, \d, 24
+  andi t0, t0, 0x3fc
+  andi t1, t1, 0x3fc
+  andi t2, t2, 0x3fc
+  slli t3, t3, 2
+  add t0, t0, B1
+  add t1, t1, B1
+  add t2, t2, B1
+  add t3, t3, B1
+  lw t2, -1024(t2)
+  lw t3, 0(t3)
+  lw t0, -1024(t0)
+  lw t1, 0(t1)
+  lw t4, \off(K)
+  xor t2, t2, t3
+  slli t3, t2, 16
+  srli t2, t2, 16
+  xor t0, t0, t1
+  xor t0, t0, t4
+  xor t0, t0, t3
+  xor \o, t0, t2
+.endm
+#else
+#define ECOL COL
+#endif
+
 /* Encryption round: column j takes row k from column j + k. */
 .macro EROUND o0, o1, o2, o3, i0, i1, i2, i3, off
-  COL \o0, \i0, \i1, \i2, \i3, (\off)
-  COL \o1, \i1, \i2, \i3, \i0, (\off + 4)
-  COL \o2, \i2, \i3, \i0, \i1, (\off + 8)
-  COL \o3, \i3, \i0, \i1, \i2, (\off + 12)
+  ECOL \o0, \i0, \i1, \i2, \i3, (\off)
+  ECOL \o1, \i1, \i2, \i3, \i0, (\off + 4)
+  ECOL \o2, \i2, \i3, \i0, \i1, (\off + 8)
+  ECOL \o3, \i3, \i0, \i1, \i2, (\off + 12)
 .endm
+
+/* Where the last encryption round reads S-box bytes: byte 0 of Te3, or (two tables) byte 1 of
+ * Te0. */
+#if defined(SWC_TT_TWO_TABLES)
+#define SBOX_BASE B1
+#define SBOX_OFF -1023
+#else
+#define SBOX_BASE B3
+#define SBOX_OFF 0
+#endif
 
 /* Decryption round (equivalent inverse cipher): row k comes from column j - k. */
 .macro DROUND o0, o1, o2, o3, i0, i1, i2, i3, off
@@ -91,14 +136,14 @@
   andi t1, t1, 0x3fc
   andi t2, t2, 0x3fc
   slli t3, t3, 2
-  add t0, t0, B3
-  add t1, t1, B3
-  add t2, t2, B3
-  add t3, t3, B3
-  lbu t0, 0(t0)
-  lbu t1, 0(t1)
-  lbu t2, 0(t2)
-  lbu t3, 0(t3)
+  add t0, t0, SBOX_BASE
+  add t1, t1, SBOX_BASE
+  add t2, t2, SBOX_BASE
+  add t3, t3, SBOX_BASE
+  lbu t0, SBOX_OFF(t0)
+  lbu t1, SBOX_OFF(t1)
+  lbu t2, SBOX_OFF(t2)
+  lbu t3, SBOX_OFF(t3)
   lw t4, \off(K)
   slli t1, t1, 8
   slli t2, t2, 16
@@ -284,11 +329,22 @@ swc_tt_asm_ctr:
   slli t1, a3, 2
   xor t0, t0, t1
   andi t0, t0, 0x3fc
+#if defined(SWC_TT_TWO_TABLES)
+  add t0, t0, B1
+  lw t0, 0(t0)              /* Te1[c15 ^ k15]; Te3 = ror16(Te1) */
+  addi a3, a3, 1
+  mv K, a0
+  slli t1, t0, 16
+  srli t0, t0, 16
+  xor t1, t1, a1
+  xor t0, t0, t1            /* round-1 column 0 */
+#else
   add t0, t0, B3
   lw t0, 0(t0)              /* Te3[c15 ^ k15] */
   addi a3, a3, 1            /* c15 ends at 256 at most: bits 16..23 stay k15 */
   mv K, a0
   xor t0, t0, a1            /* round-1 column 0 */
+#endif
   slli t1, t0, 2
   srli t2, t0, 22
   srli t3, t0, 14
@@ -297,6 +353,26 @@ swc_tt_asm_ctr:
   andi t2, t2, 0x3fc
   andi t3, t3, 0x3fc
   andi t4, t4, 0x3fc
+#if defined(SWC_TT_TWO_TABLES)
+  add t1, t1, B1
+  add t2, t2, B1
+  add t3, t3, B1
+  add t4, t4, B1
+  lw t1, -1024(t1)          /* Te0[b0] -> column 0 */
+  lw t2, 0(t2)              /* Te1[b3], rotated: Te3[b3] -> column 1 */
+  lw t3, -1024(t3)          /* Te0[b2], rotated: Te2[b2] -> column 2 */
+  lw t4, 0(t4)              /* Te1[b1] -> column 3 */
+  xor S0, a7, t1
+  xor S3, a2, t4
+  slli t0, t2, 16
+  srli t2, t2, 16
+  slli t1, t3, 16
+  srli t3, t3, 16
+  xor S1, t5, t0
+  xor S2, t6, t1
+  xor S1, S1, t2
+  xor S2, S2, t3
+#else
   add t1, t1, B1
   add t2, t2, B3
   add t3, t3, B3
@@ -309,6 +385,7 @@ swc_tt_asm_ctr:
   xor S1, t5, t2
   xor S2, t6, t3
   xor S3, a2, t4
+#endif
   jal ra, swc_tt_etail
   lw t0, 0(a4)
   lw t1, 4(a4)
@@ -328,6 +405,9 @@ swc_tt_asm_ctr:
   RESTORE_S
   ret
   .size swc_tt_asm_ctr, . - swc_tt_asm_ctr
+
+/* Own section: a program that never decrypts drops it (and the decryption tables) at link time. */
+  .section .text.swc_tt_asm_decrypt, "ax"
 
 /* void swc_tt_asm_decrypt(const uint32_t *rk, unsigned nr, uint32_t *chain, const uint32_t *in,
  *                         uint32_t *out, size_t nblocks)

@@ -9,8 +9,10 @@
  *
  * Tables: Te[k][x] is the contribution of S-box output S[x] in row k to its MixColumns column,
  * Td[k][x] the same for InvMixColumns of the inverse S-box; 4 x 1 KB each (8 KB), plus the
- * 256-byte inverse S-box for the last decryption round. The last encryption round and the key
- * schedule take S-box bytes out of Te (byte 1 of Te0[x] is S[x]). Decryption uses the equivalent
+ * 256-byte inverse S-box for the last decryption round. The last encryption round takes S-box
+ * bytes out of Te; the key schedule reads its own 256-byte S-box (8 data-cache lines instead of
+ * the 32 a Te column spans: fewer conflicts with the key, the context and the stack, so key
+ * expansion stays near its 415 instructions). Decryption uses the equivalent
  * inverse cipher (FIPS-197 5.3.5), so its key schedule is InvMixColumns of the encryption one.
  *
  * CTR mode caches the first two rounds (Bernstein and Schwabe, "New AES software speed
@@ -67,7 +69,8 @@ const char swc_aes_impl_name[] = "ttable";
 static uint32_t swc_te[4][256] __attribute__((aligned(32)));
 static uint32_t swc_td[4][256] __attribute__((aligned(32)));
 static uint8_t swc_isbox[256] __attribute__((aligned(32)));
-static int swc_tables_ready;
+static uint8_t swc_sbox[256] __attribute__((aligned(32)));
+static int swc_te_ready, swc_td_ready;
 
 static uint8_t swc_gf_mul(uint8_t a, uint8_t b) {
   uint8_t p = 0;
@@ -82,7 +85,7 @@ static uint8_t swc_gf_mul(uint8_t a, uint8_t b) {
 /* S-box from its definition: inverse through log/antilog tables of the generator {03}, then
  * the affine map b ^ rotl(b,1) ^ rotl(b,2) ^ rotl(b,3) ^ rotl(b,4) ^ {63}. */
 void swc_aes_impl_setup(void) {
-  if (swc_tables_ready) return;
+  if (swc_te_ready) return;
   uint8_t exp[256], log[256];
   uint8_t x = 1;
   for (int i = 0; i < 255; ++i) {
@@ -94,17 +97,25 @@ void swc_aes_impl_setup(void) {
     uint8_t inv = i == 0 ? 0 : exp[(255 - log[i]) % 255];
     uint32_t b = inv | (uint32_t)inv << 8;
     uint8_t s = (uint8_t)(inv ^ (b >> 7) ^ (b >> 6) ^ (b >> 5) ^ (b >> 4) ^ 0x63);
-    swc_isbox[s] = (uint8_t)i;
     uint32_t e = swc_gf_mul(s, 2) | (uint32_t)s << 8 | (uint32_t)s << 16 | (uint32_t)swc_gf_mul(s, 3) << 24;
     for (int k = 0; k < 4; ++k) swc_te[k][i] = k ? swc_ror32(e, 32 - 8 * k) : e;
+    swc_sbox[i] = s;
   }
+  swc_te_ready = 1;
+}
+
+/* Decryption tables, from the encryption ones (S[x] is byte 1 of Te0[x]); built by the first
+ * decryption key set-up, so programs that only encrypt carry neither this code nor the tables. */
+static void swc_td_setup(void) {
+  if (swc_td_ready) return;
+  for (int i = 0; i < 256; ++i) swc_isbox[(swc_te[0][i] >> 8) & 0xff] = (uint8_t)i;
   for (int i = 0; i < 256; ++i) {
     uint8_t is = swc_isbox[i];
     uint32_t d = swc_gf_mul(is, 14) | (uint32_t)swc_gf_mul(is, 9) << 8 |
                  (uint32_t)swc_gf_mul(is, 13) << 16 | (uint32_t)swc_gf_mul(is, 11) << 24;
     for (int k = 0; k < 4; ++k) swc_td[k][i] = k ? swc_ror32(d, 32 - 8 * k) : d;
   }
-  swc_tables_ready = 1;
+  swc_td_ready = 1;
 }
 
 #else /* const tables */
@@ -127,8 +138,10 @@ SWC_TABLE_LINKAGE const uint32_t swc_td[4][256] __attribute__((aligned(32))) = {
     {SWC_INV_SBOX_LIST(SWC_TD0)}, {SWC_INV_SBOX_LIST(SWC_TD1)},
     {SWC_INV_SBOX_LIST(SWC_TD2)}, {SWC_INV_SBOX_LIST(SWC_TD3)}};
 SWC_TABLE_LINKAGE const uint8_t swc_isbox[256] __attribute__((aligned(32))) = {SWC_INV_SBOX_LIST(SWC_BYTE_ENTRY)};
+static const uint8_t swc_sbox[256] __attribute__((aligned(32))) = {SWC_SBOX_LIST(SWC_BYTE_ENTRY)};
 
 void swc_aes_impl_setup(void) {}
+static void swc_td_setup(void) {}
 
 #endif
 
@@ -138,19 +151,34 @@ void swc_aes_impl_setup(void) {}
 #define SWC_B2(tab, x) (*(const uint32_t *)(const void *)((const uint8_t *)(tab) + (((x) >> 14) & 0x3fcu)))
 #define SWC_B3(tab, x) (*(const uint32_t *)(const void *)((const uint8_t *)(tab) + (((x) >> 22) & 0x3fcu)))
 
+/* Tables 2 and 3 of a look-up: rotations by 16 of tables 0 and 1 (Te2 = ror16(Te0), Te3 =
+ * ror16(Te1)) when SWC_TT_TWO_TABLES keeps the encryption tables to 2 KB (an experiment, see
+ * docs/swcrypto.md "D-cache"). */
+#if defined(SWC_TT_TWO_TABLES)
+#define SWC_L2(sel, x) swc_ror32(sel(te[0], x), 16)
+#define SWC_L3(sel, x) swc_ror32(sel(te[1], x), 16)
+#define SWC_ECOL(kw, a, b, c, d) \
+  ((kw) ^ SWC_B0(te[0], a) ^ SWC_B1(te[1], b) ^ swc_ror32(SWC_B2(te[0], c) ^ SWC_B3(te[1], d), 16))
+#else
+#define SWC_L2(sel, x) sel(te[2], x)
+#define SWC_L3(sel, x) sel(te[3], x)
+#define SWC_ECOL(kw, a, b, c, d) \
+  ((kw) ^ SWC_B0(te[0], a) ^ SWC_B1(te[1], b) ^ SWC_B2(te[2], c) ^ SWC_B3(te[3], d))
+#endif
+
 /* One encryption round: column j takes row k from column j + k. */
 #define SWC_EROUND(o0, o1, o2, o3, i0, i1, i2, i3, k)                                   \
   do {                                                                                  \
-    o0 = (k)[0] ^ SWC_B0(te[0], i0) ^ SWC_B1(te[1], i1) ^ SWC_B2(te[2], i2) ^ SWC_B3(te[3], i3); \
-    o1 = (k)[1] ^ SWC_B0(te[0], i1) ^ SWC_B1(te[1], i2) ^ SWC_B2(te[2], i3) ^ SWC_B3(te[3], i0); \
-    o2 = (k)[2] ^ SWC_B0(te[0], i2) ^ SWC_B1(te[1], i3) ^ SWC_B2(te[2], i0) ^ SWC_B3(te[3], i1); \
-    o3 = (k)[3] ^ SWC_B0(te[0], i3) ^ SWC_B1(te[1], i0) ^ SWC_B2(te[2], i1) ^ SWC_B3(te[3], i2); \
+    o0 = SWC_ECOL((k)[0], i0, i1, i2, i3);                                              \
+    o1 = SWC_ECOL((k)[1], i1, i2, i3, i0);                                              \
+    o2 = SWC_ECOL((k)[2], i2, i3, i0, i1);                                              \
+    o3 = SWC_ECOL((k)[3], i3, i0, i1, i2);                                              \
   } while (0)
 
 /* Last encryption round: S-box bytes taken out of the T-table words where they already sit in
  * the right row (Te2 byte 0, Te3 byte 1, Te0 byte 2, Te1 byte 3). */
 #define SWC_ELAST(o, a, b, c, d, kw)                                                     \
-  o = (kw) ^ (SWC_B0(te[2], a) & 0xffu) ^ (SWC_B1(te[3], b) & 0xff00u) ^                \
+  o = (kw) ^ (SWC_L2(SWC_B0, a) & 0xffu) ^ (SWC_L3(SWC_B1, b) & 0xff00u) ^              \
       (SWC_B2(te[0], c) & 0xff0000u) ^ (SWC_B3(te[1], d) & 0xff000000u)
 
 /* One decryption round (equivalent inverse cipher): row k comes from column j - k. */
@@ -166,18 +194,14 @@ void swc_aes_impl_setup(void) {}
   o = (kw) ^ (uint32_t)isb[(a) & 0xff] ^ (uint32_t)isb[((b) >> 8) & 0xff] << 8 ^         \
       (uint32_t)isb[((c) >> 16) & 0xff] << 16 ^ (uint32_t)isb[(d) >> 24] << 24
 
-static uint32_t swc_subword(uint32_t w) {
-  return ((swc_te[0][w & 0xff] >> 8) & 0xffu) | (swc_te[0][(w >> 8) & 0xff] & 0xff00u) |
-         (swc_te[0][(w >> 16) & 0xff] & 0xff0000u) | ((swc_te[0][w >> 24] << 16) & 0xff000000u);
-}
-
 void swc_aes_impl_key_enc(uint32_t *rk, const uint32_t *key, unsigned nk) {
-  swc_aes_expand(rk, key, nk, swc_subword);
+  swc_aes_expand_sbox(rk, key, nk, swc_sbox, 1);
 }
 
 void swc_aes_impl_key_dec(uint32_t *rk, const uint32_t *key, unsigned nk) {
   unsigned nr = nk + 6u;
-  swc_aes_expand(rk, key, nk, swc_subword);
+  swc_td_setup();
+  swc_aes_expand_sbox(rk, key, nk, swc_sbox, 1);
   /* Reverse the order of the round keys, then InvMixColumns on all but the first and last. */
   for (unsigned i = 0, j = 4 * nr; i < j; i += 4, j -= 4) {
     for (unsigned c = 0; c < 4; ++c) {
@@ -243,14 +267,14 @@ static void swc_ctr_precompute(const uint32_t *rk, const uint32_t c[4], swc_ctr_
   const uint32_t(*te)[256] = (const uint32_t(*)[256])swc_te;
   uint32_t s0 = c[0] ^ rk[0], s1 = c[1] ^ rk[1], s2 = c[2] ^ rk[2], s3 = c[3] ^ rk[3];
   uint32_t t1, t2, t3;
-  cc->r1c0 = rk[4] ^ SWC_B0(te[0], s0) ^ SWC_B1(te[1], s1) ^ SWC_B2(te[2], s2);
-  t1 = rk[5] ^ SWC_B0(te[0], s1) ^ SWC_B1(te[1], s2) ^ SWC_B2(te[2], s3) ^ SWC_B3(te[3], s0);
-  t2 = rk[6] ^ SWC_B0(te[0], s2) ^ SWC_B1(te[1], s3) ^ SWC_B2(te[2], s0) ^ SWC_B3(te[3], s1);
-  t3 = rk[7] ^ SWC_B0(te[0], s3) ^ SWC_B1(te[1], s0) ^ SWC_B2(te[2], s1) ^ SWC_B3(te[3], s2);
-  cc->p[0] = rk[8] ^ SWC_B1(te[1], t1) ^ SWC_B2(te[2], t2) ^ SWC_B3(te[3], t3);
-  cc->p[1] = rk[9] ^ SWC_B0(te[0], t1) ^ SWC_B1(te[1], t2) ^ SWC_B2(te[2], t3);
-  cc->p[2] = rk[10] ^ SWC_B0(te[0], t2) ^ SWC_B1(te[1], t3) ^ SWC_B3(te[3], t1);
-  cc->p[3] = rk[11] ^ SWC_B0(te[0], t3) ^ SWC_B2(te[2], t1) ^ SWC_B3(te[3], t2);
+  cc->r1c0 = rk[4] ^ SWC_B0(te[0], s0) ^ SWC_B1(te[1], s1) ^ SWC_L2(SWC_B2, s2);
+  t1 = rk[5] ^ SWC_B0(te[0], s1) ^ SWC_B1(te[1], s2) ^ SWC_L2(SWC_B2, s3) ^ SWC_L3(SWC_B3, s0);
+  t2 = rk[6] ^ SWC_B0(te[0], s2) ^ SWC_B1(te[1], s3) ^ SWC_L2(SWC_B2, s0) ^ SWC_L3(SWC_B3, s1);
+  t3 = rk[7] ^ SWC_B0(te[0], s3) ^ SWC_B1(te[1], s0) ^ SWC_L2(SWC_B2, s1) ^ SWC_L3(SWC_B3, s2);
+  cc->p[0] = rk[8] ^ SWC_B1(te[1], t1) ^ SWC_L2(SWC_B2, t2) ^ SWC_L3(SWC_B3, t3);
+  cc->p[1] = rk[9] ^ SWC_B0(te[0], t1) ^ SWC_B1(te[1], t2) ^ SWC_L2(SWC_B2, t3);
+  cc->p[2] = rk[10] ^ SWC_B0(te[0], t2) ^ SWC_B1(te[1], t3) ^ SWC_L3(SWC_B3, t1);
+  cc->p[3] = rk[11] ^ SWC_B0(te[0], t3) ^ SWC_L2(SWC_B2, t1) ^ SWC_L3(SWC_B3, t2);
   cc->kb = rk[3] >> 24;
 }
 
@@ -311,10 +335,10 @@ void swc_aes_impl_encrypt(const swc_aes_ctx *ctx, swc_mode mode, uint32_t chain[
         swc_ctr_precompute(rk, c, &cc);
         fresh = 0;
       }
-      t0 = cc.r1c0 ^ *(const uint32_t *)(const void *)((const uint8_t *)te[3] + (((c3 >> 24) ^ cc.kb) << 2));
+      t0 = cc.r1c0 ^ SWC_L3(SWC_B0, (c3 >> 24) ^ cc.kb);
       s0 = cc.p[0] ^ SWC_B0(te[0], t0);
-      s1 = cc.p[1] ^ SWC_B3(te[3], t0);
-      s2 = cc.p[2] ^ SWC_B2(te[2], t0);
+      s1 = cc.p[1] ^ SWC_L3(SWC_B3, t0);
+      s2 = cc.p[2] ^ SWC_L2(SWC_B2, t0);
       s3 = cc.p[3] ^ SWC_B1(te[1], t0);
     } else {
       s0 = in[0] ^ rk[0];

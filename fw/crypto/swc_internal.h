@@ -89,6 +89,62 @@ static inline void swc_aes_expand(uint32_t *w, const uint32_t *key, unsigned nk,
   }
 }
 
+/* KeyExpansion written out per key size, the way table code does it (one round key, or one
+ * nk-word group, per pass, key words kept in registers, no index arithmetic). S-box bytes come
+ * from `sb` at a stride of `st` bytes: 1 for a byte S-box, 4 for a byte lane of a T-table. */
+#define SWC_KS_S(sb, st, t, sh) ((uint32_t)(sb)[(((t) >> (sh)) & 0xffu) * (st)])
+
+static inline uint32_t swc_ks_subrot(const uint8_t *sb, unsigned st, uint32_t t) {
+  return SWC_KS_S(sb, st, t, 8) | SWC_KS_S(sb, st, t, 16) << 8 | SWC_KS_S(sb, st, t, 24) << 16 |
+         SWC_KS_S(sb, st, t, 0) << 24;
+}
+
+static inline uint32_t swc_ks_sub(const uint8_t *sb, unsigned st, uint32_t t) {
+  return SWC_KS_S(sb, st, t, 0) | SWC_KS_S(sb, st, t, 8) << 8 | SWC_KS_S(sb, st, t, 16) << 16 |
+         SWC_KS_S(sb, st, t, 24) << 24;
+}
+
+/* Writes 4 * (nk + 7) words. */
+static inline void swc_aes_expand_sbox(uint32_t *w, const uint32_t *key, unsigned nk, const uint8_t *sb,
+                                       unsigned st) {
+  static const uint8_t rcon[10] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36};
+  uint32_t k0 = key[0], k1 = key[1], k2 = key[2], k3 = key[3];
+  w[0] = k0, w[1] = k1, w[2] = k2, w[3] = k3;
+  if (nk == 4) {
+    for (unsigned i = 0; i < 10; ++i) {
+      k0 ^= swc_ks_subrot(sb, st, k3) ^ rcon[i];
+      k1 ^= k0, k2 ^= k1, k3 ^= k2;
+      w += 4;
+      w[0] = k0, w[1] = k1, w[2] = k2, w[3] = k3;
+    }
+  } else if (nk == 6) {
+    uint32_t k4 = key[4], k5 = key[5];
+    w[4] = k4, w[5] = k5;
+    for (unsigned i = 0;; ++i) {
+      k0 ^= swc_ks_subrot(sb, st, k5) ^ rcon[i];
+      k1 ^= k0, k2 ^= k1, k3 ^= k2;
+      w += 6;
+      w[0] = k0, w[1] = k1, w[2] = k2, w[3] = k3;
+      if (i == 7) break; /* 52 words */
+      k4 ^= k3, k5 ^= k4;
+      w[4] = k4, w[5] = k5;
+    }
+  } else {
+    uint32_t k4 = key[4], k5 = key[5], k6 = key[6], k7 = key[7];
+    w[4] = k4, w[5] = k5, w[6] = k6, w[7] = k7;
+    for (unsigned i = 0;; ++i) {
+      k0 ^= swc_ks_subrot(sb, st, k7) ^ rcon[i];
+      k1 ^= k0, k2 ^= k1, k3 ^= k2;
+      w += 8;
+      w[0] = k0, w[1] = k1, w[2] = k2, w[3] = k3;
+      if (i == 6) break; /* 60 words */
+      k4 ^= swc_ks_sub(sb, st, k3);
+      k5 ^= k4, k6 ^= k5, k7 ^= k6;
+      w[4] = k4, w[5] = k5, w[6] = k6, w[7] = k7;
+    }
+  }
+}
+
 /* Add one to a 128-bit big-endian counter held as four little-endian words. */
 static inline void swc_ctr_increment(uint32_t c[4]) {
   for (int i = 3; i >= 0; --i) {

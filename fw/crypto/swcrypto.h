@@ -33,7 +33,8 @@
  *
  * AES variants (choose one at build time, for every file that includes this header)
  * ---------------------------------------------------------------------------------
- *   SWC_AES_COMPACT      byte-oriented S-box and inverse S-box only (512 bytes of tables).
+ *   SWC_AES_COMPACT      byte-oriented, the 256-byte S-box only (each decryption call derives
+ *                        the inverse S-box on its stack), its own lean public layer.
  *   SWC_AES_TTABLE       4 encryption + 4 decryption T-tables as const data (8 KB + 256-byte
  *                        inverse S-box), rounds in a loop: the RIOT default.
  *   SWC_AES_TTABLE_RT    the same tables computed at run time into RAM by swc_aes_init()
@@ -46,6 +47,12 @@
  *                        (swc_aes_asm_ttable.S; RV32 only): the fastest variant.
  * swc_aes_variant() names the variant a binary was built with. The context layout depends on
  * the variant, so every object of one program must be compiled with the same choice.
+ * SWC_TT_TWO_TABLES (with a T-table variant) keeps two encryption tables instead of four and
+ * rotates (2 KB of data cache instead of 4; see docs/swcrypto.md before choosing it).
+ *
+ * A program that calls no decryption function (setkey_dec, decrypt_block, ecb_decrypt,
+ * cbc_decrypt) links no decryption code or table: the build needs -ffunction-sections,
+ * -fdata-sections and --gc-sections, nothing else.
  *
  * Table variants are not constant time: their memory addresses depend on key and data, which
  * caches turn into timing. Use SWC_AES_FIXSLICE wherever an attacker can time or share the
@@ -112,9 +119,11 @@ typedef struct {
 /* Name of the AES variant compiled in, e.g. "ttable-unrolled-rt". */
 const char *swc_aes_variant(void);
 
-/* One-time set-up of global tables: computes the T-tables of the *_RT variants (and is a no-op
- * for the others). Key set-up calls it when needed, so calling it is optional; call it first to
- * keep its cost out of a timed section. */
+/* One-time set-up of global tables: computes the encryption T-tables of the *_RT variants (and
+ * is a no-op for the others); their decryption tables are computed by the first
+ * swc_aes_setkey_dec, so encrypt-only programs carry neither the tables nor their code. Key
+ * set-up calls it when needed, so calling it is optional; call it first to keep its cost out of
+ * a timed section. */
 swc_result swc_aes_init(void);
 
 /* Key schedule for encryption (ECB/CBC encryption, CTR in both directions, single blocks). */
