@@ -4,8 +4,9 @@ vectors and a differential test.
 The netlist is the design `aesoc synth aes` and `aesoc bench aes-core` count (synth_ice40, hierarchy
 kept), simulated with Yosys's iCE40 cell models under the RTL harness (AES_GATE_LEVEL), so logic the
 synthesis frontend reads differently from Verilator shows up as a failing vector, and the area
-figures are those of a working engine. Opt-in (AESOC_GATE_LEVEL=1): 5 minutes for r1, 11 for r2,
-much of it building the netlist model.
+figures are those of a working engine. The compact engine (c32) runs by default (its netlist is
+small); r1 and r2 are opt-in (AESOC_GATE_LEVEL=1): 5 minutes for r1, 11 for r2, much of it building
+the netlist model.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from aesoc.synth import GATE_SIM_ARGS, ice40_cells_sim, synth_ice40
 from aesoc.toolchain import BUILD
 
 HERE = Path(__file__).resolve().parent
-GATE_VARIANTS = ("r1", "r2")
+GATE_VARIANTS = ("c32",)
+GATE_VARIANTS_OPT_IN = ("r1", "r2")
 # Differential blocks per mode and key size (4 messages): every S-box input reaches every position.
 GATE_DIFF_BLOCKS = 400
 GATE_MAKEFLAGS = "OPT_FAST=-O0 OPT_GLOBAL=-O0"
@@ -32,16 +34,22 @@ GATE_MAKEFLAGS = "OPT_FAST=-O0 OPT_GLOBAL=-O0"
 def netlists(variant: str) -> list[Path]:
     """synth_ice40 netlists of aes_engine for `variant` and of the harness's standalone S-box."""
     out = BUILD / "gate" / "aes" / variant
-    engine, sbox = out / "aes_engine.v", out / "aes_sbox.v"
+    engine, sbox = out / "aes_engine.v", out / "aes_sbox_sel.v"
     synth_ice40("aes_engine", RTL_SOURCES, VARIANTS[variant], flatten=False, netlist=engine)
-    synth_ice40("aes_sbox", [IP_DIR / "rtl" / "aes_pkg.sv", IP_DIR / "rtl" / "aes_sbox.sv"], {"DecEnable": 1},
+    rtl = IP_DIR / "rtl"
+    sbox_params = {"Impl": VARIANTS[variant].get("SBoxImpl", 0), "DecEnable": 1}
+    synth_ice40("aes_sbox_sel", [rtl / "aes_pkg.sv", rtl / "aes_sbox.sv", rtl / "aes_sbox_sel.sv"], sbox_params,
                 netlist=sbox)
     return [engine, sbox]
 
 
-@pytest.mark.skipif(os.environ.get("AESOC_GATE_LEVEL") != "1", reason="opt-in: AESOC_GATE_LEVEL=1")
+OPT_IN = pytest.mark.skipif(os.environ.get("AESOC_GATE_LEVEL") != "1", reason="opt-in: AESOC_GATE_LEVEL=1")
+
+
 @pytest.mark.skipif(shutil.which("yosys") is None, reason="Debian's yosys is not installed")
-@pytest.mark.parametrize("variant", GATE_VARIANTS)
+@pytest.mark.parametrize(
+    "variant", [*GATE_VARIANTS, *(pytest.param(v, marks=OPT_IN) for v in GATE_VARIANTS_OPT_IN)]
+)
 def test_aes_gate_level(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
     params = VARIANTS[variant]
     # Unoptimised C++: at -Os the compiler takes over 20 minutes on a netlist model.
