@@ -179,7 +179,14 @@ module aes_cipher_col #(
     .win_o    (kw)
   );
 
-  assign rk       = win_q[255 - 32 * int'(col_q) -: 32];
+  always_comb begin
+    unique case (col_q)
+      2'd1:    rk = win_q[223:192];
+      2'd2:    rk = win_q[191:160];
+      2'd3:    rk = win_q[159:128];
+      default: rk = win_q[255:224];
+    endcase
+  end
   assign dkey_new = kw & KEY_KEEP;
 
   ///////////////////////////
