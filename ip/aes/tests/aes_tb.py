@@ -54,6 +54,8 @@ class Variant:
 
     @property
     def stages(self) -> int:
+        """Rounds (and key-schedule steps) per cycle; the serial datapaths step the key once a cycle
+        while deriving the decryption key."""
         if self.datapath < 128:
             return 1
         if self.rounds_per_cycle:
