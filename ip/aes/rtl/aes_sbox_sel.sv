@@ -6,8 +6,8 @@
 // Impl 0: aes_sbox, the tower-field inverter shared by both directions (as the round datapath).
 // Impl 1: tables, forward and inverse, 256 entries each, built at elaboration from aes_pkg and
 //         left to synthesis as a lookup (a ROM read, or logic where no ROM fits).
-// docs/aes_engine.md compares the two per FPGA family: the tables cost three to five times the
-// LUTs of the tower field on iCE40 and ECP5, so 0 stays the default.
+// docs/aes_engine.md compares the two per FPGA family: the engine is smaller with the tower
+// field on iCE40 and on ECP5, so 0 stays the default.
 module aes_sbox_sel #(
   parameter int unsigned Impl      = 0,
   parameter bit          DecEnable = 1'b1  // 0: forward S-box only, inv_i is ignored
