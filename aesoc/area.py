@@ -107,5 +107,5 @@ def ip_blocks(config: SocConfig) -> dict[str, Block]:
     """Every hardware IP of the SoC with `config`'s parameters, for the FPGA figures: the crossbar,
     the DMA, the XIP controller with OTFAD, the AES peripheral and the AES CFU."""
     blocks = soc_blocks(config)
-    return {"wb_xbar": blocks["xbar"], "dma": blocks["dma"], "xip": blocks["xip"], "aes_wb": blocks["aes_mmio"],
-            "aes_cfu": blocks["aes_cfu"]}
+    names = {"wb_xbar": "xbar", "dma": "dma", "xip": "xip", "aes_wb": "aes_mmio", "aes_cfu": "aes_cfu"}
+    return {ip: blocks[name] for ip, name in names.items() if name in blocks}

@@ -264,7 +264,7 @@ def top(soc: Soc) -> str:
         dma_decl = ["  logic [0:0] dma_req;", "  assign dma_req = '0;"] if sinks else []
     header = "\n".join([
         HEADER.format(cfg=soc.name) + f"// aesoc SoC top '{soc.name}': {soc.description}",
-        "`default_nettype none", "", "module aesoc_top", "  import aesoc_pkg::*;", "(",
+        "`default_nettype none", "", "module aesoc_top (",
         "  input  wire logic       clk_i,", "  input  wire logic       rst_ni,", *ext,
         "  output logic            exit_valid_o,", "  output logic [7:0]      exit_code_o,",
         "  output logic            console_valid_o,", "  output logic [7:0]      console_char_o", ");", ""])
@@ -307,7 +307,24 @@ def top(soc: Soc) -> str:
             "  // Peripheral slaves see only their local offset; the rest of the address is decode.",
             "  logic unused;", f"  assign unused = ^{{{', '.join(unused)}}};", "", "endmodule", "",
             "`default_nettype wire", ""]
-    return "\n".join([header, signals, *prio_decls, *dma_decl, *decls, "", *body, *tail])
+    return "\n".join([header, _constants(soc), signals, *prio_decls, *dma_decl, *decls, "", *body, *tail])
+
+
+def _constants(soc: Soc) -> str:
+    """The numbers the top uses, as local parameters (the values of aesoc_pkg; the top does not
+    import the package, which the pinned Yosys cannot read in a module header)."""
+    lines = ["  // Numbering from the SoC description (the same values as aesoc_pkg); a table, so a",
+             "  // configuration need not use every entry.", "  /* verilator lint_off UNUSEDPARAM */"]
+    lines += [f"  localparam int unsigned M_{m.name.upper()} = {m.index};" for m in soc.masters]
+    lines += [f"  localparam int unsigned NUM_MASTERS = {len(soc.masters)};"]
+    lines += [f"  localparam int unsigned S_{s.region.upper()} = {s.index};" for s in soc.slaves]
+    lines += [f"  localparam int unsigned NUM_SLAVES = {len(soc.slaves)};"]
+    lines += [f"  localparam int unsigned IRQ_{n} = {line};" for n, line in soc.irq_lines.items()]
+    lines += [f"  localparam int unsigned DMA_REQ_{n} = {line};" for n, line in soc.dma_request_lines.items()]
+    lines += [f"  localparam int unsigned DMA_NUM_REQ = {len(soc.dma_request_lines)};"]
+    lines += [f"  localparam logic [31:0] {s.region.upper()}_BASE = {_hex(s.base)};" for s in soc.slaves]
+    lines += ["  /* verilator lint_on UNUSEDPARAM */"]
+    return "\n".join([*lines, ""]) + "\n"
 
 
 def _irq_const(inst: Instance, irq: str) -> str:

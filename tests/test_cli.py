@@ -58,7 +58,7 @@ def test_platform_bench_writes_result_and_report(tmp_path: Path) -> None:
 def test_synth_unknown_block(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["synth", "no-such-block"]) == 2
     err = capsys.readouterr().err
-    assert "unknown block 'no-such-block'; known: aes, cpu, xbar" in err
+    assert "unknown block 'no-such-block'; known: aes, soc, cpu, xbar" in err
 
 
 def test_synth_variant_only_for_aes(capsys: pytest.CaptureFixture[str]) -> None:

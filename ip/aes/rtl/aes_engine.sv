@@ -23,7 +23,11 @@ module aes_engine #(
   parameter int unsigned RoundsPerCycle = 1,     // 1, 2, 3 or 5; 0: full unroll
   parameter bit          Pipelined      = 1'b0,  // 1: one register stage per round (needs 0 above)
   parameter bit          DecEnable      = 1'b1,  // 0: encrypt-only (ECB/CBC decrypt raise err_o)
-  parameter int unsigned KeyLenMax      = 256    // 128: AES-128 only; 256: AES-128/192/256
+  parameter int unsigned KeyLenMax      = 256,   // 128: AES-128 only; 256: AES-128/192/256
+  // 128: aes_cipher_core (the round datapath above); 32: aes_cipher_col, one column per cycle
+  // (RoundsPerCycle and Pipelined then unused)
+  parameter int unsigned Datapath       = 128,
+  parameter int unsigned SBoxImpl       = 0      // Datapath 32: its S-boxes (aes_sbox_sel)
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -219,29 +223,54 @@ module aes_engine #(
   assign busy_o = busy;
   assign err_o  = err_q;
 
-  aes_cipher_core #(
-    .RoundsPerCycle(RoundsPerCycle),
-    .Pipelined     (Pipelined),
-    .DecEnable     (DecEnable),
-    .KeyLenMax     (KeyLenMax)
-  ) u_cipher_core (
-    .clk_i,
-    .rst_ni,
-    .clear_i,
-    .key_i,
-    .key_len_i,
-    .key_we_i   (core_key_we),
-    .key_ready_o,
-    .in_valid_i (core_in_valid),
-    .in_ready_o (core_in_ready),
-    .in_dec_i   (core_dec),
-    .in_block_i (core_block),
-    .in_mask_i  (core_mask),
-    .out_valid_o(core_out_valid),
-    .out_ready_i(core_out_ready),
-    .out_data_o (core_out_data),
-    .busy_o     (core_busy)
-  );
+  if (Datapath == 32) begin : gen_col
+    aes_cipher_col #(
+      .DecEnable(DecEnable),
+      .KeyLenMax(KeyLenMax),
+      .SBoxImpl (SBoxImpl)
+    ) u_cipher_core (
+      .clk_i,
+      .rst_ni,
+      .clear_i,
+      .key_i,
+      .key_len_i,
+      .key_we_i   (core_key_we),
+      .key_ready_o,
+      .in_valid_i (core_in_valid),
+      .in_ready_o (core_in_ready),
+      .in_dec_i   (core_dec),
+      .in_block_i (core_block),
+      .in_mask_i  (core_mask),
+      .out_valid_o(core_out_valid),
+      .out_ready_i(core_out_ready),
+      .out_data_o (core_out_data),
+      .busy_o     (core_busy)
+    );
+  end else begin : gen_round
+    aes_cipher_core #(
+      .RoundsPerCycle(RoundsPerCycle),
+      .Pipelined     (Pipelined),
+      .DecEnable     (DecEnable),
+      .KeyLenMax     (KeyLenMax)
+    ) u_cipher_core (
+      .clk_i,
+      .rst_ni,
+      .clear_i,
+      .key_i,
+      .key_len_i,
+      .key_we_i   (core_key_we),
+      .key_ready_o,
+      .in_valid_i (core_in_valid),
+      .in_ready_o (core_in_ready),
+      .in_dec_i   (core_dec),
+      .in_block_i (core_block),
+      .in_mask_i  (core_mask),
+      .out_valid_o(core_out_valid),
+      .out_ready_i(core_out_ready),
+      .out_data_o (core_out_data),
+      .busy_o     (core_busy)
+    );
+  end
 
   ////////////////
   // Assertions //
@@ -251,7 +280,8 @@ module aes_engine #(
   // Parameters name a supported variant.
   if (!(RoundsPerCycle == 0 || RoundsPerCycle == 1 || RoundsPerCycle == 2 ||
         RoundsPerCycle == 3 || RoundsPerCycle == 5) || (Pipelined && RoundsPerCycle != 0) ||
-      !(KeyLenMax == 128 || KeyLenMax == 256)) begin : gen_param_check
+      !(KeyLenMax == 128 || KeyLenMax == 256) || !(Datapath == 128 || Datapath == 32) ||
+      SBoxImpl > 1) begin : gen_param_check
     $error("aes_engine: unsupported parameter set");
   end
   // Written without rst_ni (Verilator flags a reset used both asynchronously and synchronously);

@@ -27,14 +27,16 @@ class Variant:
     pipelined: bool
     dec_enable: bool
     key_len_max: int
+    datapath: int  # bits of state through the S-boxes per cycle: 128 (rounds) or 32 (columns)
 
     @classmethod
     def from_params(cls, params: dict[str, int]) -> Variant:
         return cls(
-            rounds_per_cycle=params["RoundsPerCycle"],
+            rounds_per_cycle=params.get("RoundsPerCycle", 1),
             pipelined=bool(params.get("Pipelined", 0)),
             dec_enable=bool(params.get("DecEnable", 1)),
             key_len_max=params.get("KeyLenMax", 256),
+            datapath=params.get("Datapath", 128),
         )
 
     @classmethod
@@ -46,7 +48,16 @@ class Variant:
         return (128, 192, 256) if self.key_len_max == 256 else (128,)
 
     @property
+    def cycles_per_round(self) -> int:
+        """A serial datapath takes 128 / Datapath cycles per round (one column per cycle at 32)."""
+        return 128 // self.datapath
+
+    @property
     def stages(self) -> int:
+        """Rounds (and key-schedule steps) per cycle; the serial datapaths step the key once a cycle
+        while deriving the decryption key."""
+        if self.datapath < 128:
+            return 1
         if self.rounds_per_cycle:
             return self.rounds_per_cycle
         return 14 if self.key_len_max == 256 else 10
@@ -60,7 +71,7 @@ class Variant:
         nr = NUM_ROUNDS[key_bits]
         if self.pipelined:
             return 1 + nr
-        return 1 + -(-nr // self.stages)
+        return 1 + -(-nr // self.stages) * self.cycles_per_round
 
     def period(self, mode: int, direction: int, key_bits: int) -> int:
         """Cycles per block in a long stream without stalls."""
@@ -168,7 +179,8 @@ class AesTb:
         dut.out_stall_i.value = out_stall
         dut.seed_i.value = seed
         await self.pulse("run_i")
-        bound = (n * 20 * (256 // max(1, 256 - max(in_gap, out_stall))) + 200) * CLOCK_NS
+        per_block = max(20, self.variant.latency(max(self.variant.key_sizes)) + 2)
+        bound = (n * per_block * (256 // max(1, 256 - max(in_gap, out_stall))) + 200) * CLOCK_NS
         try:
             await with_timeout(RisingEdge(dut.done_o), bound, "ns")
         except SimTimeoutError:

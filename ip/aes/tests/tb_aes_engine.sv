@@ -8,13 +8,16 @@
 // with random stalls, so no Python runs per cycle. Each accepted block and each result is
 // time-stamped; the harness keeps the smallest and largest accept-to-result latency (the engine
 // keeps block order) and the cycles of the last key write and of key_ready high after it.
-// With run_i low the stream ports are driven directly from the man_* inputs. A lone aes_sbox
-// sits beside the engine for the exhaustive S-box test.
+// With run_i low the stream ports are driven directly from the man_* inputs. A lone S-box
+// (aes_sbox_sel, the implementation SBoxImpl selects) sits beside the engine for the exhaustive
+// S-box test.
 module tb_aes_engine #(
   parameter int unsigned RoundsPerCycle = 1,
   parameter bit          Pipelined      = 1'b0,
   parameter bit          DecEnable      = 1'b1,
   parameter int unsigned KeyLenMax      = 256,
+  parameter int unsigned Datapath       = 128,
+  parameter int unsigned SBoxImpl       = 0,
   parameter int unsigned Depth          = 16384
 ) (
   input  logic         clk_i,
@@ -170,9 +173,10 @@ module tb_aes_engine #(
   // AES_GATE_LEVEL: the engine and the S-box are Yosys netlists synthesised for this parameter
   // set (test_aes_gate_level.py), which have no parameters.
 `ifdef AES_GATE_LEVEL
-  aes_sbox u_sbox (
+  aes_sbox_sel u_sbox (
 `else
-  aes_sbox #(
+  aes_sbox_sel #(
+    .Impl     (SBoxImpl),
     .DecEnable(1'b1)
   ) u_sbox (
 `endif
@@ -188,7 +192,9 @@ module tb_aes_engine #(
     .RoundsPerCycle(RoundsPerCycle),
     .Pipelined     (Pipelined),
     .DecEnable     (DecEnable),
-    .KeyLenMax     (KeyLenMax)
+    .KeyLenMax     (KeyLenMax),
+    .Datapath      (Datapath),
+    .SBoxImpl      (SBoxImpl)
   ) u_dut (
 `endif
     .clk_i,

@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: Apache-2.0
+// Compact AES cipher core: 32-bit column-serial datapath, one column per cycle, four S-boxes.
+
+`default_nettype none
+
+// Same ports and handshake as aes_cipher_core (see there): a block is accepted with
+// AddRoundKey(rk0) applied to all 128 bits, then each round takes four cycles, one state column
+// per cycle through four S-boxes, (Inv)MixColumns and AddRoundKey. Cycles per block = latency =
+// 1 + 4 * Nr (41, 49, 57 for AES-128/192/256). Round keys are computed on the fly, one key-
+// schedule step per round (aes_key_expand, its own four forward S-boxes), forward from the cipher
+// key for encryption and backward from the decryption key (the last window of the schedule) for
+// decryption; the core derives the decryption key once per key write in Nr cycles
+// (key_ready_o low meanwhile).
+//
+// State as four row delay lines. Every run cycle each row shifts by one byte and takes byte r
+// of the new column at delay 0, so after a round column c sits at delay 3 - c of every row. The
+// byte (Inv)ShiftRows sends to the column of cycle k then sits at a fixed delay per row and
+// cycle (the rows are longer than four bytes so that it is still there), so ShiftRows costs no
+// permutation network, only a 2:1 choice of tap in rows 1 to 3:
+//   encryption, row r: delay 3 - r while k + r < 4, else 7 - r;
+//   decryption, row r: delay 3 + r while k >= r,    else r - 1.
+module aes_cipher_col #(
+  parameter bit          DecEnable = 1'b1,  // 0: encryption only
+  parameter int unsigned KeyLenMax = 256,   // 128: AES-128 only; 256: AES-128/192/256
+  parameter int unsigned SBoxImpl  = 0      // datapath S-boxes: see aes_sbox_sel
+) (
+  input  logic         clk_i,
+  input  logic         rst_ni,
+  input  logic         clear_i,      // zeroise every register in one cycle
+
+  // Write-only key port; key_len_i is sampled with key_we_i, which is ignored while busy_o.
+  input  logic [255:0] key_i,
+  input  logic [1:0]   key_len_i,
+  input  logic         key_we_i,
+  output logic         key_ready_o,  // key loaded and decryption key derived
+
+  input  logic         in_valid_i,
+  output logic         in_ready_o,
+  input  logic         in_dec_i,
+  input  logic [127:0] in_block_i,
+  input  logic [127:0] in_mask_i,
+
+  output logic         out_valid_o,
+  input  logic         out_ready_i,
+  output logic [127:0] out_data_o,
+
+  output logic         busy_o        // a block in the core or key derivation running
+);
+  localparam logic [255:0] KEY_KEEP = (KeyLenMax == 128) ? {{128{1'b1}}, 128'h0} : {256{1'b1}};
+  // Row lengths in bytes: the deepest tap of each row (encryption taps only without DecEnable).
+  localparam int unsigned L1 = 7;
+  localparam int unsigned L2 = 6;
+  localparam int unsigned L3 = DecEnable ? 7 : 5;
+
+  ////////////////////
+  // Key registers  //
+  ////////////////////
+
+  logic [255:0] key_q, key_d;    // cipher key: window 0 of the schedule
+  logic [255:0] dkey_q, dkey_d;  // decryption key: window Nr of the schedule
+  logic [1:0]   klen_q, klen_d;
+  logic         kvalid_q, kvalid_d, dkvalid_q, dkvalid_d;
+  logic [3:0]   nr;
+  logic [255:0] key_in;
+  logic [1:0]   klen_in;
+  logic         key_load, dkey_load;
+  logic [255:0] dkey_new;
+
+  assign nr = aes_pkg::num_rounds(klen_q);
+
+  always_comb begin
+    klen_in = (KeyLenMax == 128) ? aes_pkg::AES_KEY_128 : key_len_i;
+    unique case (klen_in)
+      aes_pkg::AES_KEY_192: key_in = {key_i[255:64], 64'h0};
+      aes_pkg::AES_KEY_256: key_in = key_i;
+      default:              key_in = {key_i[255:128], 128'h0};
+    endcase
+  end
+
+  always_comb begin
+    key_d     = key_q;
+    klen_d    = klen_q;
+    kvalid_d  = kvalid_q;
+    dkey_d    = dkey_q;
+    dkvalid_d = dkvalid_q;
+    if (key_load) begin
+      key_d     = key_in & KEY_KEEP;
+      klen_d    = klen_in;
+      kvalid_d  = 1'b1;
+      dkvalid_d = 1'b0;
+    end else if (dkey_load) begin
+      dkey_d    = dkey_new;
+      dkvalid_d = 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      key_q    <= '0;
+      klen_q   <= aes_pkg::AES_KEY_128;
+      kvalid_q <= 1'b0;
+    end else if (clear_i) begin
+      key_q    <= '0;
+      klen_q   <= aes_pkg::AES_KEY_128;
+      kvalid_q <= 1'b0;
+    end else begin
+      key_q    <= key_d;
+      klen_q   <= klen_d;
+      kvalid_q <= kvalid_d;
+    end
+  end
+
+  if (DecEnable) begin : gen_dkey
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        dkey_q    <= '0;
+        dkvalid_q <= 1'b0;
+      end else if (clear_i) begin
+        dkey_q    <= '0;
+        dkvalid_q <= 1'b0;
+      end else begin
+        dkey_q    <= dkey_d;
+        dkvalid_q <= dkvalid_d;
+      end
+    end
+    assign key_ready_o = kvalid_q & dkvalid_q;
+  end else begin : gen_no_dkey
+    logic unused_dkey;
+    assign unused_dkey = ^{dkey_d, dkvalid_d, dkey_load};
+    assign dkey_q      = '0;
+    assign dkvalid_q   = 1'b0;
+    assign key_ready_o = kvalid_q;
+  end
+
+  /////////////////
+  // Round keys  //
+  /////////////////
+
+  typedef enum logic [1:0] {
+    ST_IDLE   = 2'd0,
+    ST_RUN    = 2'd1,
+    ST_DONE   = 2'd2,
+    ST_KEYGEN = 2'd3
+  } state_e;
+
+  state_e       fsm_q, fsm_d;
+  logic [255:0] win_q, win_d;      // key window of the round that runs: its round key on top
+  logic [255:0] kd, kin, kw;       // stored key for a new block; key step input and output
+  logic [3:0]   rnd_q, rnd_d;      // rounds done (RUN) or key steps done (KEYGEN)
+  logic [1:0]   col_q, col_d;      // column of this cycle
+  logic         dec_q, dec_d;
+  logic [4:0]   q;                 // number of the round that runs
+  logic [3:0]   qs, step;
+  logic         last_round, accept, idle, kdec;
+  logic [31:0]  rk;
+
+  assign q          = {1'b0, rnd_q} + 5'd1;
+  assign last_round = q == {1'b0, nr};
+
+  // The key step runs one round ahead, so round keys come straight from win_q: a block is taken
+  // with window 1 (encryption) or Nr - 1 (decryption) computed from the stored key, and each
+  // round computes the next window from win_q, written at its last column. Derivation steps
+  // forward from the cipher key, starting from key_q in the cycle after the key write.
+  assign idle = (fsm_q == ST_IDLE) | (fsm_q == ST_DONE);
+  assign kdec = idle ? (DecEnable & in_dec_i) : dec_q;
+  assign kd   = kdec ? dkey_q : key_q;
+  assign kin  = idle ? kd : (((fsm_q == ST_KEYGEN) && (rnd_q == '0)) ? key_q : win_q);
+  assign qs   = idle ? '0 : ((fsm_q == ST_KEYGEN) ? rnd_q : q[3:0]);
+  assign step = kdec ? 4'(nr - 4'd1 - qs) : qs;
+
+  aes_key_expand #(
+    .KeyLenMax(KeyLenMax),
+    .DecEnable(DecEnable)
+  ) u_key_expand (
+    .key_len_i(klen_q),
+    .bwd_i    (kdec),
+    .step_i   (step),
+    .win_i    (kin),
+    .win_o    (kw)
+  );
+
+  always_comb begin
+    unique case (col_q)
+      2'd1:    rk = win_q[223:192];
+      2'd2:    rk = win_q[191:160];
+      2'd3:    rk = win_q[159:128];
+      default: rk = win_q[255:224];
+    endcase
+  end
+  assign dkey_new = kw & KEY_KEEP;
+
+  ///////////////////////////
+  // Column datapath       //
+  ///////////////////////////
+
+  logic [8*4-1:0]  row0_q, row0_d;
+  logic [8*L1-1:0] row1_q, row1_d;
+  logic [8*L2-1:0] row2_q, row2_d;
+  logic [8*L3-1:0] row3_q, row3_d;
+  logic [127:0]    mask_q, mask_d, blk, res;
+  logic [31:0]     col_in, col_sub, col_key, col_mix, col_out;
+  logic            dec;
+
+  assign dec = DecEnable & dec_q;
+
+  // (Inv)ShiftRows by tap choice, row r in bits [31 - 8 * r -: 8] of the column.
+  always_comb begin
+    col_in[31:24] = row0_q[8 * 3 +: 8];
+    if (dec) begin
+      col_in[23:16] = (col_q >= 2'd1) ? row1_q[8 * 4 +: 8] : row1_q[8 * 0 +: 8];
+      col_in[15:8]  = (col_q >= 2'd2) ? row2_q[8 * 5 +: 8] : row2_q[8 * 1 +: 8];
+      col_in[7:0]   = (col_q == 2'd3) ? row3_q[8 * (L3 - 1) +: 8] : row3_q[8 * 2 +: 8];
+    end else begin
+      col_in[23:16] = (col_q <= 2'd2) ? row1_q[8 * 2 +: 8] : row1_q[8 * 6 +: 8];
+      col_in[15:8]  = (col_q <= 2'd1) ? row2_q[8 * 1 +: 8] : row2_q[8 * 5 +: 8];
+      col_in[7:0]   = (col_q == 2'd0) ? row3_q[8 * 0 +: 8] : row3_q[8 * 4 +: 8];
+    end
+  end
+
+  for (genvar b = 0; b < 4; b++) begin : gen_sbox
+    aes_sbox_sel #(
+      .Impl     (SBoxImpl),
+      .DecEnable(DecEnable)
+    ) u_sbox (
+      .data_i(col_in[8 * b +: 8]),
+      .inv_i (dec),
+      .data_o(col_sub[8 * b +: 8])
+    );
+  end
+
+  // As aes_round, one column: decryption adds the key before InvMixColumns, which is MixColumns
+  // after the {04}x^2+{05} pre-multiplication.
+  always_comb begin
+    col_key = dec ? (col_sub ^ rk) : col_sub;
+    col_mix = aes_pkg::mix_column(dec ? aes_pkg::inv_mix_pre(col_key) : col_key);
+    if (last_round) begin
+      col_out = dec ? col_key : (col_key ^ rk);
+    end else begin
+      col_out = dec ? col_mix : (col_mix ^ rk);
+    end
+  end
+
+  // Block loaded with rk0 added: column c to delay 3 - c of every row. Result read the same way.
+  assign blk = in_block_i ^ kd[255:128];
+  for (genvar c = 0; c < 4; c++) begin : gen_res
+    assign res[127 - 32 * c -: 32] = {row0_q[8 * (3 - c) +: 8], row1_q[8 * (3 - c) +: 8],
+                                      row2_q[8 * (3 - c) +: 8], row3_q[8 * (3 - c) +: 8]};
+  end
+
+  assign accept = in_valid_i & in_ready_o;
+
+  always_comb begin
+    fsm_d       = fsm_q;
+    row0_d      = row0_q;
+    row1_d      = row1_q;
+    row2_d      = row2_q;
+    row3_d      = row3_q;
+    mask_d      = mask_q;
+    win_d       = win_q;
+    rnd_d       = rnd_q;
+    col_d       = col_q;
+    dec_d       = dec_q;
+    in_ready_o  = 1'b0;
+    out_valid_o = 1'b0;
+    key_load    = 1'b0;
+    dkey_load   = 1'b0;
+    unique case (fsm_q)
+      ST_IDLE: begin
+        in_ready_o = key_ready_o & ~key_we_i;
+        if (key_we_i) begin
+          key_load = 1'b1;
+          if (DecEnable) begin
+            fsm_d = ST_KEYGEN;
+            rnd_d = '0;
+            dec_d = aes_pkg::AES_DIR_ENC;
+          end
+        end
+      end
+      ST_KEYGEN: begin
+        rnd_d = rnd_q + 4'd1;
+        win_d = kw & KEY_KEEP;
+        if (last_round) begin
+          dkey_load = 1'b1;
+          fsm_d     = ST_IDLE;
+        end
+      end
+      ST_RUN: begin
+        row0_d = {row0_q[8 * 3 - 1:0], col_out[31:24]};
+        row1_d = {row1_q[8 * (L1 - 1) - 1:0], col_out[23:16]};
+        row2_d = {row2_q[8 * (L2 - 1) - 1:0], col_out[15:8]};
+        row3_d = {row3_q[8 * (L3 - 1) - 1:0], col_out[7:0]};
+        col_d  = col_q + 2'd1;
+        if (col_q == 2'd3) begin
+          win_d = kw & KEY_KEEP;
+          rnd_d = rnd_q + 4'd1;
+          if (last_round) begin
+            fsm_d = ST_DONE;
+          end
+        end
+      end
+      ST_DONE: begin
+        out_valid_o = 1'b1;
+        in_ready_o  = out_ready_i & key_ready_o;
+        if (out_ready_i) begin
+          fsm_d = ST_IDLE;
+        end
+      end
+      default: begin
+        fsm_d = ST_IDLE;
+      end
+    endcase
+    if (accept) begin
+      fsm_d  = ST_RUN;
+      rnd_d  = '0;
+      col_d  = '0;
+      dec_d  = DecEnable ? in_dec_i : aes_pkg::AES_DIR_ENC;
+      win_d  = kw & KEY_KEEP;
+      mask_d = in_mask_i;
+      for (int d = 0; d < 4; d++) begin
+        row0_d[8 * d +: 8] = blk[127 - 32 * (3 - d) -: 8];
+        row1_d[8 * d +: 8] = blk[119 - 32 * (3 - d) -: 8];
+        row2_d[8 * d +: 8] = blk[111 - 32 * (3 - d) -: 8];
+        row3_d[8 * d +: 8] = blk[103 - 32 * (3 - d) -: 8];
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fsm_q  <= ST_IDLE;
+      row0_q <= '0;
+      row1_q <= '0;
+      row2_q <= '0;
+      row3_q <= '0;
+      mask_q <= '0;
+      win_q  <= '0;
+      rnd_q  <= '0;
+      col_q  <= '0;
+      dec_q  <= 1'b0;
+    end else if (clear_i) begin
+      fsm_q  <= ST_IDLE;
+      row0_q <= '0;
+      row1_q <= '0;
+      row2_q <= '0;
+      row3_q <= '0;
+      mask_q <= '0;
+      win_q  <= '0;
+      rnd_q  <= '0;
+      col_q  <= '0;
+      dec_q  <= 1'b0;
+    end else begin
+      fsm_q  <= fsm_d;
+      row0_q <= row0_d;
+      row1_q <= row1_d;
+      row2_q <= row2_d;
+      row3_q <= row3_d;
+      mask_q <= mask_d;
+      win_q  <= win_d;
+      rnd_q  <= rnd_d;
+      col_q  <= col_d;
+      dec_q  <= dec_d;
+    end
+  end
+
+  assign out_data_o = res ^ mask_q;
+  assign busy_o     = fsm_q != ST_IDLE;
+
+  ////////////////
+  // Assertions //
+  ////////////////
+
+  // Written without rst_ni (see aes_cipher_core); each property also holds in reset.
+`ifdef ASSERT_ON
+  // A waiting result stays put until taken.
+  OutHold_A: assert property (@(posedge clk_i) fsm_q == ST_DONE && !out_ready_i |->
+      fsm_d == ST_DONE && row0_d == row0_q && row1_d == row1_q && row2_d == row2_q &&
+      row3_d == row3_q && mask_d == mask_q);
+  // No block is accepted without a usable key.
+  AcceptNeedsKey_A: assert property (@(posedge clk_i) in_valid_i && in_ready_o |-> key_ready_o);
+  // Round keys stay still while blocks are in flight: no key write is taken while busy.
+  KeyLoadIdle_A: assert property (@(posedge clk_i) key_load |-> !busy_o);
+  // A key write and a block are never taken together.
+  KeyOrBlock_A: assert property (@(posedge clk_i) !(key_load && in_valid_i && in_ready_o));
+  // Rounds are whole: a block leaves the run state only after the fourth column.
+  WholeRounds_A: assert property (@(posedge clk_i) fsm_q == ST_RUN && fsm_d == ST_DONE |->
+      col_q == 2'd3);
+`endif
+
+endmodule
+
+`default_nettype wire
