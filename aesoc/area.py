@@ -38,8 +38,9 @@ def _aes(*names: str) -> tuple[Path, ...]:
     return tuple(REPO / "ip" / "aes" / "rtl" / n for n in [*AES_CORE, *names])
 
 
-def _gen(block: str) -> Path:
-    return next(b.sv for b in regs.generate_all() if b.name == block)
+def _gen(block: str) -> tuple[Path, ...]:
+    """A block's generated register files, package first (they go before the RTL that uses them)."""
+    return tuple(next(b.sv_files for b in regs.generate_all() if b.name == block))
 
 
 def _dma_rtl() -> tuple[Path, ...]:
@@ -71,13 +72,13 @@ def soc_blocks(config: SocConfig) -> dict[str, Block]:
     return {
         "cpu": Block("VexRiscv", (vexriscv_verilog(),)),
         "xbar": Block("wb_xbar", xbar_rtl, _xbar_params(config)),
-        "sysctrl": Block("sysctrl", (REPO / "ip" / "sysctrl" / "rtl" / "sysctrl.sv", _gen("sysctrl"))),
-        "aes_mmio": Block("aes_wb", (*_aes("aes_block_fifo.sv", "aes_wb.sv"), _gen("aes")),
+        "sysctrl": Block("sysctrl", (*_gen("sysctrl"), REPO / "ip" / "sysctrl" / "rtl" / "sysctrl.sv")),
+        "aes_mmio": Block("aes_wb", (*_gen("aes"), *_aes("aes_block_fifo.sv", "aes_periph.sv", "aes_wb.sv")),
                           (("RoundsPerCycle", config.params["AesRoundsPerCycle"]),
                            ("InDepth", config.params["AesFifoDepth"]), ("OutDepth", config.params["AesFifoDepth"]))),
         "aes_cfu": Block("aes_cfu", (*_aes(), REPO / "ip" / "aes_cfu" / "rtl" / "aes_cfu.sv"),
                          (("RoundsPerCycle", config.params["AesCfuRoundsPerCycle"]), ("CoarseOps", 1))),
-        "dma": Block("dma_wb", (*_dma_rtl(), _gen("dma")), (("FifoDepth", config.params.get("DmaFifoDepth", 64)),)),
+        "dma": Block("dma_wb", (*_gen("dma"), *_dma_rtl()), (("FifoDepth", config.params.get("DmaFifoDepth", 64)),)),
         "aes_cfu_rounds_only": Block("aes_cfu", (*_aes(), REPO / "ip" / "aes_cfu" / "rtl" / "aes_cfu.sv"),
                                      (("RoundsPerCycle", 1), ("CoarseOps", 0))),
     }

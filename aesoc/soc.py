@@ -76,15 +76,15 @@ def memory_map() -> dict[str, int]:
 
 
 def rtl_sources(config: SocConfig, sim: bool = False) -> list[Path]:
-    """Every RTL file of the SoC: packages first, then IP blocks, generated registers, the top;
+    """Every RTL file of the SoC: packages first, then generated registers, IP blocks, the top;
     with `sim`, also the simulation-only models and the simulation top."""
     ips = (*config.ips, *config.sim_ips) if sim else config.ips
     ip_rtl = sorted(p for ip in ips for p in (REPO / "ip" / ip / "rtl").glob("*.sv"))
     packages = [p for p in ip_rtl if p.name.endswith("_pkg.sv")]
     modules = [p for p in ip_rtl if not p.name.endswith("_pkg.sv")]
-    generated = [block.sv for block in regs.generate_all() if block.rdl.parent.parent.name in config.ips]
+    generated = [f for block in regs.generate_all() if block.rdl.parent.parent.name in config.ips for f in block.sv_files]
     tops = [REPO / "soc" / "rtl" / f"{TOP}.sv", *([SIM_TOP_FILE] if sim else [])]
-    return [vexriscv_verilog(), PKG, *packages, *modules, *generated, *tops]
+    return [vexriscv_verilog(), PKG, *packages, *generated, *modules, *tops]
 
 
 def top_parameters(config: SocConfig) -> dict[str, int]:
