@@ -45,6 +45,12 @@ static void identity_and_keys(void) {
   uint32_t hw = AES(HWCFG);
   AESOC_CHECK(((hw & AES_PERIPH__HWCFG__IN_DEPTH_bm) >> AES_PERIPH__HWCFG__IN_DEPTH_bp) >= 1);
   AESOC_CHECK(hw & AES_PERIPH__HWCFG__DEC_ENABLE_bm);
+  /* The host checks the parameter readback against the SoC configuration. */
+  aesoc_rec_begin("aes_hwcfg");
+  aesoc_rec_u64("rounds_per_cycle", (hw & AES_PERIPH__HWCFG__ROUNDS_PER_CYCLE_bm) >> AES_PERIPH__HWCFG__ROUNDS_PER_CYCLE_bp);
+  aesoc_rec_u64("in_depth", (hw & AES_PERIPH__HWCFG__IN_DEPTH_bm) >> AES_PERIPH__HWCFG__IN_DEPTH_bp);
+  aesoc_rec_u64("out_depth", (hw & AES_PERIPH__HWCFG__OUT_DEPTH_bm) >> AES_PERIPH__HWCFG__OUT_DEPTH_bp);
+  aesoc_rec_end();
   /* Key words are write-only: they read as zero before and after the load. */
   AES(KEY[0]) = 0xDEADBEEFu;
   AES(KEY[5]) = 0x12345678u;
