@@ -298,6 +298,13 @@ module aes_periph #(
   assign dma_in_req_o  = hwif_out.DMA_CTRL.in_en.value & ~in_full;
   assign dma_out_req_o = hwif_out.DMA_CTRL.out_en.value & ~out_empty;
 
+  // HWCFG reads the parameters back: each must fit its field (tests/test_reg_enums.py checks the
+  // SoC configurations, this every other instance).
+  if (InDepth < 1 || InDepth > 15 || OutDepth < 1 || OutDepth > 15 || RoundsPerCycle > 15)
+  begin : gen_bad_params
+    $error("aes_periph: InDepth, OutDepth and RoundsPerCycle must fit their HWCFG fields");
+  end
+
   // Only the write enables of the external registers are unused (every write is a full word).
   logic unused;
   always_comb begin

@@ -270,6 +270,11 @@ module dma_periph #(
     .wr_err_i          (wr_err_i)
   );
 
+  // HWCFG reads the parameters back: each must fit its field.
+  if (FifoDepth > 255 || NumReq > 15 || NumWin > 15) begin : gen_bad_params
+    $error("dma_periph: FifoDepth, NumReq and NumWin must fit their HWCFG fields");
+  end
+
   assign irq_o  = |((irq_done & irq_en_done) | (irq_err & irq_en_err));
   assign busy_o = busy;
 
