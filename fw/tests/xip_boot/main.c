@@ -22,8 +22,10 @@
 
 #define RAMP_WORDS 2048u /* 8 KB: spans several 1 KB context boundaries */
 #define XIP(member) AESOC_REG(AESOC_XIP_BASE, xip_t, member)
+typedef __typeof__(((xip_t *)0)->CTX[0]) xip_ctx_regs_t;
 #define XIP_CTX(ctx, member) \
-  (*(volatile uint32_t *)(AESOC_XIP_BASE + offsetof(xip_t, CTX[0].member) + (ctx) * sizeof(((xip_t *)0)->CTX[0])))
+  (*(volatile uint32_t *)(AESOC_XIP_BASE + offsetof(xip_t, CTX) + (ctx) * sizeof(xip_ctx_regs_t) + \
+                          offsetof(xip_ctx_regs_t, member)))
 #define TABLE_HEADER_WORDS 4u
 #define TABLE_ENTRY_WORDS 12u
 

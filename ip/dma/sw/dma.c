@@ -6,9 +6,9 @@
 
 #define REG_AT(dma, off) (*(volatile uint32_t *)((dma)->base + (off)))
 #define REG(dma, member) REG_AT(dma, offsetof(dma_regs_t, member))
-/* Channel registers: the register in regfile CH[0], plus the channel stride. */
-#define CH_STRIDE sizeof(((dma_regs_t *)0)->CH[0])
-#define CH_REG(dma, ch, member) REG_AT(dma, offsetof(dma_regs_t, CH[0].member) + (ch) * CH_STRIDE)
+/* Channel registers: regfile CH[ch], then the register inside the regfile. */
+#define CH_STRIDE sizeof(dma_chan_regs_t)
+#define CH_REG(dma, ch, member) REG_AT(dma, offsetof(dma_regs_t, CH) + (ch) * CH_STRIDE + offsetof(dma_chan_regs_t, member))
 #define FIELD(value, name) (((uint32_t)(value) << DMA_REGS__##name##_bp) & DMA_REGS__##name##_bm)
 #define GET(value, name) (((uint32_t)(value) & DMA_REGS__##name##_bm) >> DMA_REGS__##name##_bp)
 

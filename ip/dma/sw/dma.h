@@ -47,6 +47,8 @@
 #include "dma_regs.h"
 
 #define DMA_NUM_CHANNELS 4u
+/* One channel's registers: an element of the regfile array CH of dma.rdl. */
+typedef __typeof__(((dma_regs_t *)0)->CH[0]) dma_chan_regs_t;
 #define DMA_CH(c) (1u << (c))           /* channel mask bit for dma_start / dma_abort */
 #define DMA_IRQ_DONE(c) (1u << (c))     /* bits of dma_irq_ack() */
 #define DMA_IRQ_ERR(c) (1u << (8u + (c)))
@@ -148,10 +150,10 @@ uint32_t dma_irq_ack_mask(dma_t *dma, uint32_t mask);
  * dma_start_fast) runs it. The caller guarantees an idle channel and valid, aligned arguments. */
 static inline void dma_set_transfer_fast(const dma_t *dma, unsigned ch, uint32_t src, uint32_t dst, uint32_t len) {
   /* One pointer, computed before the stores: a volatile store may alias dma->base. */
-  volatile uint32_t *r = (volatile uint32_t *)(dma->base + offsetof(dma_regs_t, CH) + ch * sizeof(((dma_regs_t *)0)->CH[0]));
-  r[(offsetof(dma_regs_t, CH[0].SRC) - offsetof(dma_regs_t, CH)) / 4u] = src;
-  r[(offsetof(dma_regs_t, CH[0].DST) - offsetof(dma_regs_t, CH)) / 4u] = dst;
-  r[(offsetof(dma_regs_t, CH[0].LEN) - offsetof(dma_regs_t, CH)) / 4u] = len;
+  volatile uint32_t *r = (volatile uint32_t *)(dma->base + offsetof(dma_regs_t, CH) + ch * sizeof(dma_chan_regs_t));
+  r[offsetof(dma_chan_regs_t, SRC) / 4u] = src;
+  r[offsetof(dma_chan_regs_t, DST) / 4u] = dst;
+  r[offsetof(dma_chan_regs_t, LEN) / 4u] = len;
 }
 /* Starts the channels of ch_mask (bits DMA_CH(c)) without checks or clearing interrupt bits. */
 _Static_assert(DMA_REGS__CMD__START3_bp == DMA_REGS__CMD__START0_bp + 3, "CMD.START bits are contiguous");

@@ -7,8 +7,10 @@
 #include "xip_regs.h"
 
 #define XIP_REG(regs, member) (*(volatile uint32_t *)((regs) + offsetof(xip_t, member)))
+/* Context registers: regfile CTX[ctx], then the register inside the regfile. */
+typedef __typeof__(((xip_t *)0)->CTX[0]) xip_ctx_regs_t;
 #define XIP_CTX_REG(regs, ctx, member) \
-  (*(volatile uint32_t *)((regs) + offsetof(xip_t, CTX[0].member) + (ctx) * sizeof(((xip_t *)0)->CTX[0])))
+  (*(volatile uint32_t *)((regs) + offsetof(xip_t, CTX) + (ctx) * sizeof(xip_ctx_regs_t) + offsetof(xip_ctx_regs_t, member)))
 
 /* Key table layout (aesoc/image.py): header of four words, then 12 words per context. */
 #define TABLE_MAGIC 0x4B46544Fu /* "OTFK" read as a little-endian word */
