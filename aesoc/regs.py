@@ -1,17 +1,32 @@
 """Generate register blocks, C headers and register docs from each IP's SystemRDL file.
 
-One SystemRDL file per peripheral (ip/<block>/data/<block>.rdl) is the single source: PeakRDL
-writes the SystemVerilog register block (peakrdl-etana, flat Wishbone ports that Yosys 0.23 can
-read), the C header (peakrdl-cheader) and the Markdown register docs (peakrdl-markdown).
+One SystemRDL file per peripheral (ip/<block>/data/<block>.rdl) is the single source. PeakRDL
+writes, for each block:
+- `<block>_reg_pkg.sv` and `<block>_reg.sv` (peakrdl-regblock, `passthrough` CPU interface): the
+  register file with struct hardware ports and a bus-neutral request/response port; each IP's
+  bus-neutral core instantiates it and a thin Wishbone shell drives the port (docs/registers/
+  README.md says why regblock and why passthrough);
+- `<block>_regs.h` (peakrdl-cheader) plus `<block>_enums.h` (written here: peakrdl-cheader does
+  not export SystemRDL enums) for drivers and firmware;
+- docs/registers/<block>.md (peakrdl-markdown).
+
+Python tests read fields, arrays and enums from the RDL through `regmap(block)`, never retyped.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import version
 from pathlib import Path
+
+from systemrdl import RDLCompiler
+from systemrdl.node import AddrmapNode, FieldNode, RegNode
 
 from aesoc.toolchain import BUILD, REPO, ToolError
 
@@ -21,6 +36,11 @@ DOCS = REPO / "docs" / "registers"
 # Reads of write-only fields return 0 and writes to read-only ones are ignored (not ERR), so
 # write-only key registers read as zero.
 ADDR_WIDTH = 12
+# The bus-neutral register port of every core (see module docstring).
+CPUIF = "passthrough"
+EXPORTER = "regblock"
+# Outputs depend on these as much as on the RDL: a new exporter version or option regenerates.
+TOOLS = ("peakrdl-regblock", "peakrdl-cheader", "peakrdl-markdown", "systemrdl-compiler")
 
 
 @dataclass(frozen=True)
@@ -33,12 +53,25 @@ class RegBlock:
         return GEN / self.name
 
     @property
+    def sv_package(self) -> Path:
+        return self.out_dir / f"{self.name}_reg_pkg.sv"
+
+    @property
     def sv(self) -> Path:
         return self.out_dir / f"{self.name}_reg.sv"
 
     @property
+    def sv_files(self) -> list[Path]:
+        """The generated SystemVerilog, in compile order (package first)."""
+        return [self.sv_package, self.sv]
+
+    @property
     def header(self) -> Path:
         return self.out_dir / f"{self.name}_regs.h"
+
+    @property
+    def enum_header(self) -> Path:
+        return self.out_dir / f"{self.name}_enums.h"
 
     @property
     def doc(self) -> Path:
@@ -50,6 +83,13 @@ def reg_blocks() -> list[RegBlock]:
     return [RegBlock(rdl.stem, rdl) for rdl in sorted(REPO.glob("ip/*/data/*.rdl"))]
 
 
+def block(name: str) -> RegBlock:
+    found = [b for b in reg_blocks() if b.name == name]
+    if not found:
+        raise ToolError(f"no register block '{name}' (ip/*/data/{name}.rdl)")
+    return found[0]
+
+
 def _peakrdl(*args: str) -> None:
     cmd = [sys.executable, "-m", "peakrdl", *args]
     # From the repository root with relative paths: the generated files name their source, and
@@ -59,28 +99,144 @@ def _peakrdl(*args: str) -> None:
         raise ToolError(f"peakrdl failed: {' '.join(args)}\n{proc.stdout}{proc.stderr}")
 
 
+def _regblock_args(block: RegBlock, rdl: str) -> list[str]:
+    return [EXPORTER, rdl, "-o", str(block.out_dir), "--cpuif", CPUIF,
+            "--default-reset", "arst_n", "--err-if-bad-addr", "--addr-width", str(ADDR_WIDTH),
+            "--module-name", f"{block.name}_reg", "--package-name", f"{block.name}_reg_pkg"]
+
+
+def _stamp(block: RegBlock) -> str:
+    """What the outputs depend on: the RDL, this generator, the tool versions and the options."""
+    inputs = {
+        "rdl": hashlib.sha256(block.rdl.read_bytes()).hexdigest(),
+        "generator": hashlib.sha256(Path(__file__).read_bytes()).hexdigest(),
+        "tools": {tool: version(tool) for tool in TOOLS},
+        "args": _regblock_args(block, "RDL"),
+    }
+    return json.dumps(inputs, sort_keys=True)
+
+
 def generate(block: RegBlock) -> None:
-    """Regenerate one block's outputs when its RDL file changed since the last run."""
-    stamp = block.out_dir / ".rdl.sha256"
-    digest = hashlib.sha256(block.rdl.read_bytes()).hexdigest()
-    outputs = (block.sv, block.header, block.doc)
+    """Regenerate one block's outputs when the RDL, the tools or the options changed."""
+    stamp = block.out_dir / ".inputs.json"
+    digest = _stamp(block)
+    outputs = (*block.sv_files, block.header, block.enum_header, block.doc)
     if stamp.is_file() and stamp.read_text() == digest and all(p.is_file() for p in outputs):
         return
     block.out_dir.mkdir(parents=True, exist_ok=True)
     DOCS.mkdir(parents=True, exist_ok=True)
     rdl = str(block.rdl.resolve().relative_to(REPO)) if block.rdl.resolve().is_relative_to(REPO) else str(block.rdl)
-    _peakrdl(
-        "etana", rdl, "-o", str(block.out_dir), "--cpuif", "wishbone-flat",
-        "--default-reset", "arst_n", "--err-if-bad-addr",
-        "--addr-width", str(ADDR_WIDTH), "--module-name", f"{block.name}_reg",
-    )
+    _peakrdl(*_regblock_args(block, rdl))
     _peakrdl("c-header", rdl, "-o", str(block.header))
     _peakrdl("markdown", rdl, "-o", str(block.doc))
+    block.enum_header.write_text(c_enum_header(block))
     stamp.write_text(digest)
 
 
 def generate_all() -> list[RegBlock]:
     blocks = reg_blocks()
-    for block in blocks:
-        generate(block)
+    for b in blocks:
+        generate(b)
     return blocks
+
+
+# ---- the register map for Python (tests, tools) ----
+
+@dataclass(frozen=True)
+class Field:
+    lsb: int
+    width: int
+    reset: int | None
+
+    @property
+    def mask(self) -> int:
+        return ((1 << self.width) - 1) << self.lsb
+
+
+@dataclass(frozen=True)
+class RegMap:
+    """A block's registers: byte offset of each register (array elements as NAME[i], registers
+    of a regfile as FILE[i].NAME), fields by "REG.FIELD" (array index left out) and enums by
+    SystemRDL type name, each a {MEMBER: value} dict."""
+    name: str
+    top: str
+    offsets: dict[str, int]
+    fields: dict[str, Field]
+    enums: dict[str, dict[str, int]]
+    stride: dict[str, int]
+
+    def field(self, name: str, value: int) -> int:
+        f = self.fields[name]
+        if not 0 <= value < (1 << f.width):
+            raise ValueError(f"{name}: {value} does not fit {f.width} bits")
+        return value << f.lsb
+
+    def get(self, name: str, reg_value: int) -> int:
+        f = self.fields[name]
+        return (reg_value & f.mask) >> f.lsb
+
+
+def _plain_path(node: RegNode | FieldNode, top: AddrmapNode, indexed: bool) -> str:
+    path = node.get_path(hier_separator=".", array_suffix="[{index:d}]", empty_array_suffix="")
+    path = path.split(".", 1)[1] if path.startswith(top.inst_name + ".") else path
+    return path if indexed else re.sub(r"\[\d+\]", "", path)
+
+
+@cache
+def regmap(name: str) -> RegMap:
+    rdlc = RDLCompiler()
+    rdlc.compile_file(str(block(name).rdl))
+    top = rdlc.elaborate().top
+    offsets: dict[str, int] = {}
+    fields: dict[str, Field] = {}
+    enums: dict[str, dict[str, int]] = {}
+    stride: dict[str, int] = {}
+    for node in top.descendants(unroll=True):
+        if isinstance(node, RegNode):
+            offsets[_plain_path(node, top, True)] = node.absolute_address - top.absolute_address
+        elif isinstance(node, FieldNode):
+            fields.setdefault(_plain_path(node, top, False),
+                              Field(node.lsb, node.width, node.get_property("reset")))
+            encode = node.get_property("encode")
+            if encode is not None:
+                enums[encode.type_name] = {m.name: m.value for m in encode}
+    for node in top.descendants(unroll=False):
+        if getattr(node, "is_array", False):
+            stride[_plain_path(node, top, False)] = node.array_stride
+    return RegMap(name, top.inst_name, offsets, fields, enums, stride)
+
+
+# ---- enums for C and SystemVerilog ----
+
+def c_enum_header(b: RegBlock) -> str:
+    """The RDL enums as C enums <TOP>__<ENUM>__<MEMBER> (cheader's naming, upper case, the enum
+    type name without its "_e"), type <top>__<enum>_t."""
+    rm = regmap(b.name)
+    guard = f"{b.name.upper()}_ENUMS_H"
+    lines = [f"/* Generated by aesoc.regs from {b.rdl.relative_to(REPO)}: do not edit. */",
+             f"#ifndef {guard}", f"#define {guard}", ""]
+    for enum, members in rm.enums.items():
+        base = enum.removesuffix("_e")
+        prefix = f"{rm.top}__{base}".upper()
+        body = ", ".join(f"{prefix}__{m.upper()} = {v}" for m, v in members.items())
+        lines.append(f"typedef enum {{ {body} }} {rm.top}__{base}_t;")
+    return "\n".join([*lines, "", f"#endif /* {guard} */", ""])
+
+
+SV_BEGIN = "// BEGIN generated by aesoc.regs from {rdl}: do not edit."
+SV_END = "// END generated."
+
+
+def sv_enum_constants(name: str, prefixes: dict[str, str]) -> str:
+    """The RDL enums as SystemVerilog localparams named <prefix><MEMBER>, for a package that the
+    engine compiles without the generated register package (e.g. aes_pkg.sv)."""
+    rm = regmap(name)
+    lines = [SV_BEGIN.format(rdl=block(name).rdl.relative_to(REPO))]
+    for enum, prefix in prefixes.items():
+        members = rm.enums[enum]
+        width = max(1, max(members.values()).bit_length())
+        kind = "logic" if width == 1 else f"logic [{width - 1}:0]"
+        for member, value in members.items():
+            lines.append(f"  localparam {kind} {prefix}{member.upper()} = {width}'d{value};")
+    lines.append(SV_END)
+    return "\n".join(lines)

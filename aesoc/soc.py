@@ -48,9 +48,12 @@ def rtl_sources(config: Soc, sim: bool = False) -> list[Path]:
         used.append(ipblock.block("qspi_flash"))
     used = list({b.name: b for b in used}.values())
     ip_rtl = _ordered([p for b in used for p in b.rtl])
-    generated = [reg_block(b).sv for b in used if b.rdl is not None]
+    packages = [p for p in ip_rtl if p.name.endswith("_pkg.sv")]
+    modules = [p for p in ip_rtl if not p.name.endswith("_pkg.sv")]
+    # Generated register blocks (their package first) before the IP modules that use them.
+    generated = [f for b in used if b.rdl is not None for f in reg_block(b).sv_files]
     tops = [gen["top"], *([gen["sim_top"]] if sim else [])]
-    return [vexriscv_verilog(), gen["pkg"], *ip_rtl, *generated, *tops]
+    return [vexriscv_verilog(), gen["pkg"], *packages, *generated, *modules, *tops]
 
 
 def reg_block(block: ipblock.IpBlock) -> regs.RegBlock:

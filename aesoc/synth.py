@@ -130,8 +130,7 @@ def synthesize(
     work.mkdir(parents=True, exist_ok=True)
     stat_file = work / "stat.json"
     stat_file.unlink(missing_ok=True)
-    lines = [f"read_verilog -sv {' '.join(str(s) for s in sources)}"]
-    lines += [f"chparam -set {name} {value} {top}" for name, value in sorted(params.items())]
+    lines = read_commands(top, sources, params)
     lines += [f"{_SYNTH_CMD[family]} -top {top}{'' if flatten else ' -noflatten'}",
               f"tee -q -o {stat_file} stat -json"]
     if json_netlist is not None:
@@ -178,13 +177,24 @@ def ice40_cells_sim() -> Path:
     return models
 
 
+def read_commands(top: str, sources: Sequence[Path], parameters: Mapping[str, int | str]) -> list[str]:
+    """Yosys commands that read `sources` with `top`'s parameters set. A design with a
+    peakrdl-regblock register block (unpacked struct ports, which Yosys's own SystemVerilog reader
+    rejects) is read by the bundled slang frontend (one thread: the WebAssembly build has none);
+    everything else by read_verilog, as the area figures always were."""
+    files = " ".join(str(s) for s in sources)
+    if any(Path(s).name.endswith("_reg_pkg.sv") for s in sources):
+        overrides = " ".join(f"-G {name}={value}" for name, value in sorted(parameters.items()))
+        return [f"read_slang --threads 1 {overrides} {files} --top {top}".replace("  ", " ")]
+    return [f"read_verilog -sv {files}", *[f"chparam -set {n} {v} {top}" for n, v in sorted(parameters.items())]]
+
+
 def elaborate_check(top: str, sources: Sequence[Path], parameters: Mapping[str, int | str], work: Path,
                     timeout_s: float = 600.0) -> None:
     """The pinned Yosys reads and elaborates `top` with `parameters`: hierarchy, processes and
     `check -assert` (no multiple drivers, no combinational loops) pass, else ToolError."""
     work.mkdir(parents=True, exist_ok=True)
-    chparam = [f"chparam -set {name} {value} {top}" for name, value in sorted(parameters.items())]
     script = work / "check.ys"
-    script.write_text("\n".join([f"read_verilog -sv {' '.join(str(s) for s in sources)}", *chparam,
+    script.write_text("\n".join([*read_commands(top, sources, parameters),
                                  f"hierarchy -check -top {top}", "proc", "check -assert"]) + "\n")
     run_yosys(script, work / "check.log", timeout_s)

@@ -44,12 +44,18 @@ static void identity_and_keys(void) {
   uint32_t hw = AES(HWCFG);
   AESOC_CHECK(((hw & AES_PERIPH__HWCFG__IN_DEPTH_bm) >> AES_PERIPH__HWCFG__IN_DEPTH_bp) >= 1);
   AESOC_CHECK(hw & AES_PERIPH__HWCFG__DEC_ENABLE_bm);
+  /* The host checks the parameter readback against the SoC configuration. */
+  aesoc_rec_begin("aes_hwcfg");
+  aesoc_rec_u64("rounds_per_cycle", (hw & AES_PERIPH__HWCFG__ROUNDS_PER_CYCLE_bm) >> AES_PERIPH__HWCFG__ROUNDS_PER_CYCLE_bp);
+  aesoc_rec_u64("in_depth", (hw & AES_PERIPH__HWCFG__IN_DEPTH_bm) >> AES_PERIPH__HWCFG__IN_DEPTH_bp);
+  aesoc_rec_u64("out_depth", (hw & AES_PERIPH__HWCFG__OUT_DEPTH_bm) >> AES_PERIPH__HWCFG__OUT_DEPTH_bp);
+  aesoc_rec_end();
   /* Key words are write-only: they read as zero before and after the load. */
-  AES(KEY0) = 0xDEADBEEFu;
-  AES(KEY5) = 0x12345678u;
-  AESOC_CHECK(AES(KEY0) == 0 && AES(KEY5) == 0);
+  AES(KEY[0]) = 0xDEADBEEFu;
+  AES(KEY[5]) = 0x12345678u;
+  AESOC_CHECK(AES(KEY[0]) == 0 && AES(KEY[5]) == 0);
   AES(CMD) = AES_PERIPH__CMD__KEY_LOAD_bm;
-  AESOC_CHECK(AES(KEY0) == 0);
+  AESOC_CHECK(AES(KEY[0]) == 0);
   AESOC_CHECK(aes_dev_clear(&dev) == AES_DEV_OK);
   AESOC_CHECK((AES(STATUS) & AES_PERIPH__STATUS__KEY_READY_bm) == 0);
 }
@@ -114,15 +120,15 @@ static void fifo_stall_and_levels(void) {
   /* A result read right after the last input word is held on the bus until the engine is done:
    * the block arrives without any status polling. */
   uint32_t t0 = aesoc_cycles32();
-  AES(DATA_IN0) = blk[0];
-  AES(DATA_IN1) = blk[1];
-  AES(DATA_IN2) = blk[2];
-  AES(DATA_IN3) = blk[3];
-  out[0] = AES(DATA_OUT0);
+  AES(DATA_IN[0]) = blk[0];
+  AES(DATA_IN[1]) = blk[1];
+  AES(DATA_IN[2]) = blk[2];
+  AES(DATA_IN[3]) = blk[3];
+  out[0] = AES(DATA_OUT[0]);
   uint32_t held = aesoc_cycles32() - t0;
-  out[1] = AES(DATA_OUT1);
-  out[2] = AES(DATA_OUT2);
-  out[3] = AES(DATA_OUT3);
+  out[1] = AES(DATA_OUT[1]);
+  out[2] = AES(DATA_OUT[2]);
+  out[3] = AES(DATA_OUT[3]);
   aesoc_rec_begin("aes_dev_stall");
   aesoc_rec_u64("cycles_write_to_first_word", held);
   aesoc_rec_hex("out", out, sizeof out);
@@ -185,8 +191,8 @@ static void errors_and_interrupts(void) {
   AESOC_CHECK(aes_dev_clear(&dev) == AES_DEV_OK);
   AESOC_CHECK(aes_dev_setup(&dev, &cfg, key, NULL) == AES_DEV_OK);
   AES(CTRL) = AES_PERIPH__CTRL__MANUAL_START_bm;
-  AES(DATA_IN0) = 1;
-  AES(DATA_IN3) = 2; /* manual mode: staged only */
+  AES(DATA_IN[0]) = 1;
+  AES(DATA_IN[3]) = 2; /* manual mode: staged only */
   AESOC_CHECK((AES(STATUS) & AES_PERIPH__STATUS__IN_LEVEL_bm) == 0);
   for (unsigned i = 0; i < 2 * (dev.in_depth + dev.out_depth) + 2; ++i) AES(CMD) = AES_PERIPH__CMD__START_bm;
   AESOC_CHECK(AES(STATUS) & AES_PERIPH__STATUS__ERR_bm);

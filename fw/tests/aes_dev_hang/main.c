@@ -7,8 +7,8 @@
 #include "aesoc.h"
 
 int main(void) {
-  printf("reading DATA_OUT0 with nothing queued\n");
-  uint32_t v = AESOC_REG(AESOC_AES_BASE, aes_periph_t, DATA_OUT0);
+  printf("reading DATA_OUT[0] with nothing queued\n");
+  uint32_t v = AESOC_REG(AESOC_AES_BASE, aes_periph_t, DATA_OUT[0]);
   printf("no bus error, read 0x%08lx\n", (unsigned long)v);
   return 0;
 }

@@ -100,10 +100,10 @@ static void hardware_checks(void) {
       {sram0_end - 16, 64, DMA_ERR_SRC_RANGE}, /* runs off the end of SRAM0 */
   };
   for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-    regs->CH0.SRC = cases[i].src;
-    regs->CH0.DST = (uint32_t)(uintptr_t)copy_dst;
-    regs->CH0.LEN = cases[i].len;
-    regs->CH0.NEXT = 0;
+    regs->CH[0].SRC = cases[i].src;
+    regs->CH[0].DST = (uint32_t)(uintptr_t)copy_dst;
+    regs->CH[0].LEN = cases[i].len;
+    regs->CH[0].NEXT = 0;
     regs->CMD = DMA_REGS__CMD__START0_bm;
     AESOC_CHECK(dma_wait(&dma, 0, 10000) == DMA_ERROR);
     AESOC_CHECK(dma_error(&dma, 0) == cases[i].err);
@@ -111,9 +111,9 @@ static void hardware_checks(void) {
   /* A channel's transfer registers ignore writes while it runs. */
   AESOC_CHECK(dma_set_transfer(&dma, 0, (uintptr_t)copy_src, (uintptr_t)copy_dst, COPY_BYTES, NULL) == DMA_OK);
   AESOC_CHECK(dma_start(&dma, DMA_CH(0)) == DMA_OK);
-  regs->CH0.LEN = 4;
+  regs->CH[0].LEN = 4;
   AESOC_CHECK(dma_wait(&dma, 0, DMA_WAIT_BOUND) == DMA_OK);
-  AESOC_CHECK(regs->CH0.LEN == COPY_BYTES);
+  AESOC_CHECK(regs->CH[0].LEN == COPY_BYTES);
 }
 
 int main(void) {

@@ -22,10 +22,10 @@
 
 #define RAMP_WORDS 2048u /* 8 KB: spans several 1 KB context boundaries */
 #define XIP(member) AESOC_REG(AESOC_XIP_BASE, xip_t, member)
-#define XIP_CTX(ctx, member)                                                                     \
-  (*(volatile uint32_t *)(AESOC_XIP_BASE + offsetof(xip_t, CTX0) +                               \
-                          (ctx) * (offsetof(xip_t, CTX1) - offsetof(xip_t, CTX0)) +              \
-                          offsetof(xip__ctx_rf_t, member)))
+typedef __typeof__(((xip_t *)0)->CTX[0]) xip_ctx_regs_t;
+#define XIP_CTX(ctx, member) \
+  (*(volatile uint32_t *)(AESOC_XIP_BASE + offsetof(xip_t, CTX) + (ctx) * sizeof(xip_ctx_regs_t) + \
+                          offsetof(xip_ctx_regs_t, member)))
 #define TABLE_HEADER_WORDS 4u
 #define TABLE_ENTRY_WORDS 12u
 
@@ -100,7 +100,7 @@ static unsigned check_locked_contexts(void) {
     probe(start, end, before);
     XIP_CTX(c, CTRL) = 0;  /* would disable it */
     XIP_CTX(c, START) = 0; /* would move it */
-    XIP_CTX(c, NONCE0) = ~e[6];
+    XIP_CTX(c, NONCE[0]) = ~e[6];
     AESOC_CHECK(XIP_CTX(c, START) == start);
     AESOC_CHECK(XIP(OTFAD_STATUS) & (1u << (XIP__OTFAD_STATUS__ACTIVE_bp + c)));
     AESOC_CHECK(xip_unwrap(AESOC_XIP_BASE, c, e) == XIP_ERR_LOCKED);

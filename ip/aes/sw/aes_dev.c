@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#define KEY_LEN(name) AES_PERIPH__AES_KEY_LEN__##name
 #define REG(dev, member) (*(volatile uint32_t *)((dev)->base + offsetof(aes_periph_t, member)))
 #define FIELD(value, name) (((uint32_t)(value) << AES_PERIPH__##name##_bp) & AES_PERIPH__##name##_bm)
 #define GET(value, name) (((uint32_t)(value) & AES_PERIPH__##name##_bm) >> AES_PERIPH__##name##_bp)
@@ -39,20 +40,20 @@ aes_dev_result_t aes_dev_clear(aes_dev_t *dev) {
 aes_dev_result_t aes_dev_set_iv(aes_dev_t *dev, const void *iv) {
   if (!dev || !iv || !aligned4(iv)) return AES_DEV_BAD_ARG;
   const uint32_t *w = iv;
-  REG(dev, IV0) = w[0];
-  REG(dev, IV1) = w[1];
-  REG(dev, IV2) = w[2];
-  REG(dev, IV3) = w[3]; /* loads all four */
+  REG(dev, IV[0]) = w[0];
+  REG(dev, IV[1]) = w[1];
+  REG(dev, IV[2]) = w[2];
+  REG(dev, IV[3]) = w[3]; /* loads all four */
   return (REG(dev, STATUS) & AES_PERIPH__STATUS__ERR_bm) ? AES_DEV_ERROR : AES_DEV_OK;
 }
 
 aes_dev_result_t aes_dev_get_iv(aes_dev_t *dev, void *iv) {
   if (!dev || !iv || !aligned4(iv)) return AES_DEV_BAD_ARG;
   uint32_t *w = iv;
-  w[0] = REG(dev, IV0);
-  w[1] = REG(dev, IV1);
-  w[2] = REG(dev, IV2);
-  w[3] = REG(dev, IV3);
+  w[0] = REG(dev, IV[0]);
+  w[1] = REG(dev, IV[1]);
+  w[2] = REG(dev, IV[2]);
+  w[3] = REG(dev, IV[3]);
   return AES_DEV_OK;
 }
 
@@ -66,11 +67,11 @@ aes_dev_result_t aes_dev_setup(aes_dev_t *dev, const aes_dev_config_t *cfg, cons
   uint32_t hw = REG(dev, HWCFG);
   dev->in_depth = GET(hw, HWCFG__IN_DEPTH);
   dev->out_depth = GET(hw, HWCFG__OUT_DEPTH);
-  uint32_t key_code = cfg->key_len == 16 ? 0u : cfg->key_len == 24 ? 1u : 2u;
+  uint32_t key_code = cfg->key_len == 16 ? KEY_LEN(KEY_128) : cfg->key_len == 24 ? KEY_LEN(KEY_192) : KEY_LEN(KEY_256);
   REG(dev, CTRL) = FIELD(cfg->mode, CTRL__MODE) | FIELD(cfg->dir, CTRL__DIR) | FIELD(key_code, CTRL__KEY_LEN) |
                    FIELD(cfg->ctr_width, CTRL__CTR_WIDTH);
   const uint32_t *k = key;
-  volatile uint32_t *kreg = &REG(dev, KEY0);
+  volatile uint32_t *kreg = &REG(dev, KEY[0]);
   for (unsigned i = 0; i < cfg->key_len / 4u; ++i) kreg[i] = k[i];
   REG(dev, CMD) = AES_PERIPH__CMD__KEY_LOAD_bm;
   /* The IV may be written only once the decryption key is derived (engine idle). */
@@ -83,7 +84,7 @@ aes_dev_result_t aes_dev_crypt(aes_dev_t *dev, const void *in, void *out, size_t
   if (!dev || !in || !out || !aligned4(in) || !aligned4(out) || dev->in_depth == 0) return AES_DEV_BAD_ARG;
   const uint32_t *src = in;
   uint32_t *dst = out;
-  /* Keep at most in_depth + out_depth blocks outstanding: then a held DATA_IN3 write always
+  /* Keep at most in_depth + out_depth blocks outstanding: then a held DATA_IN[3] write always
    * completes (the engine can always drain into the output FIFO), so the bus never deadlocks. */
   size_t ahead = dev->in_depth + dev->out_depth;
   size_t sent = 0, got = 0;

@@ -16,7 +16,7 @@
  *
  * Buffers are byte arrays, 4-byte aligned; keys are 16, 24 or 32 bytes. Every call checks its
  * arguments first and returns one aes_dev_result_t; every wait is bounded. Blocking transfers
- * rely on the peripheral holding a bus access until it can complete (DATA_IN3 with a full
+ * rely on the peripheral holding a bus access until it can complete (DATA_IN[3] with a full
  * input FIFO, DATA_OUT with no result), which costs no polling loop at all.
  */
 #ifndef AES_DEV_H
@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "aes_enums.h"
 #include "aes_regs.h"
 
 typedef enum {
@@ -35,10 +36,19 @@ typedef enum {
   AES_DEV_AGAIN,   /* streaming call: no room / no result yet */
 } aes_dev_result_t;
 
-typedef enum { AES_DEV_ECB = 0, AES_DEV_CBC = 1, AES_DEV_CTR = 2 } aes_dev_mode_t;
-typedef enum { AES_DEV_ENCRYPT = 0, AES_DEV_DECRYPT = 1 } aes_dev_dir_t;
+/* The CTRL encodings of the register map (aes_enums.h, generated from aes.rdl). */
+typedef enum {
+  AES_DEV_ECB = AES_PERIPH__AES_MODE__ECB,
+  AES_DEV_CBC = AES_PERIPH__AES_MODE__CBC,
+  AES_DEV_CTR = AES_PERIPH__AES_MODE__CTR,
+} aes_dev_mode_t;
+typedef enum { AES_DEV_ENCRYPT = AES_PERIPH__AES_DIR__ENC, AES_DEV_DECRYPT = AES_PERIPH__AES_DIR__DEC } aes_dev_dir_t;
 /* Incrementing part of the CTR counter block. */
-typedef enum { AES_DEV_CTR32 = 0, AES_DEV_CTR64 = 1, AES_DEV_CTR128 = 2 } aes_dev_ctr_width_t;
+typedef enum {
+  AES_DEV_CTR32 = AES_PERIPH__AES_CTR_WIDTH__CTR_32,
+  AES_DEV_CTR64 = AES_PERIPH__AES_CTR_WIDTH__CTR_64,
+  AES_DEV_CTR128 = AES_PERIPH__AES_CTR_WIDTH__CTR_128,
+} aes_dev_ctr_width_t;
 
 typedef struct {
   aes_dev_mode_t mode;
@@ -55,8 +65,6 @@ typedef struct {
 /* Poll bound for STATUS waits (key derivation takes tens of cycles). */
 #define AES_DEV_POLL_BOUND 10000u
 
-_Static_assert(offsetof(aes_periph_t, DATA_IN3) == offsetof(aes_periph_t, DATA_IN0) + 12, "DATA_IN words");
-_Static_assert(offsetof(aes_periph_t, DATA_OUT3) == offsetof(aes_periph_t, DATA_OUT0) + 12, "DATA_OUT words");
 
 void aes_dev_init(aes_dev_t *dev, uintptr_t base);
 __attribute__((warn_unused_result)) aes_dev_result_t aes_dev_setup(aes_dev_t *dev, const aes_dev_config_t *cfg,
@@ -71,11 +79,11 @@ __attribute__((warn_unused_result)) aes_dev_result_t aes_dev_clear(aes_dev_t *de
 uint32_t aes_dev_status(const aes_dev_t *dev);
 void aes_dev_irq_enable(aes_dev_t *dev, int done, int err);
 
-/* Queue one block (writing DATA_IN3 starts it; held on the bus while the input FIFO is full) and
- * take one result (DATA_OUT0 is held until a result is there; DATA_OUT3 releases it). Inline, no
+/* Queue one block (writing DATA_IN[3] starts it; held on the bus while the input FIFO is full) and
+ * take one result (DATA_OUT[0] is held until a result is there; DATA_OUT[3] releases it). Inline, no
  * checks: for a device already set up by aes_dev_setup, 4-byte aligned buffers. */
 static inline void aes_dev_put_block(const aes_dev_t *dev, const void *in) {
-  volatile uint32_t *din = (volatile uint32_t *)(dev->base + offsetof(aes_periph_t, DATA_IN0));
+  volatile uint32_t *din = (volatile uint32_t *)(dev->base + offsetof(aes_periph_t, DATA_IN));
   const uint32_t *src = (const uint32_t *)in;
   din[0] = src[0];
   din[1] = src[1];
@@ -84,7 +92,7 @@ static inline void aes_dev_put_block(const aes_dev_t *dev, const void *in) {
 }
 
 static inline void aes_dev_get_block(const aes_dev_t *dev, void *out) {
-  volatile uint32_t *dout = (volatile uint32_t *)(dev->base + offsetof(aes_periph_t, DATA_OUT0));
+  volatile uint32_t *dout = (volatile uint32_t *)(dev->base + offsetof(aes_periph_t, DATA_OUT));
   uint32_t *dst = (uint32_t *)out;
   dst[0] = dout[0];
   dst[1] = dout[1];

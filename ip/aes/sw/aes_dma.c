@@ -134,8 +134,8 @@ void aes_dma_key_wipe(aes_dma_key_t *key) {
 static inline __attribute__((always_inline)) void start_channels(const aes_dma_t *eng, const aes_dma_req_t *req) {
   uintptr_t aes_base = eng->aes->base;
   dma_set_transfer_fast(eng->dma, eng->ch_in, bus_addr(eng, req->src),
-                        (uint32_t)(aes_base + offsetof(aes_periph_t, DATA_IN0)), (uint32_t)req->len);
-  dma_set_transfer_fast(eng->dma, eng->ch_out, (uint32_t)(aes_base + offsetof(aes_periph_t, DATA_OUT0)),
+                        (uint32_t)(aes_base + offsetof(aes_periph_t, DATA_IN[0])), (uint32_t)req->len);
+  dma_set_transfer_fast(eng->dma, eng->ch_out, (uint32_t)(aes_base + offsetof(aes_periph_t, DATA_OUT[0])),
                         bus_addr(eng, req->dst), (uint32_t)req->len);
   dma_start_fast(eng->dma, DMA_CH(eng->ch_in) | DMA_CH(eng->ch_out));
 }
@@ -178,10 +178,10 @@ static inline __attribute__((always_inline)) void start_hw(aes_dma_t *eng) {
                                              AES_FIELD(req->ctr_width, CTRL__CTR_WIDTH);
     if (req->mode != AES_DEV_ECB) {
       uint32_t iv0 = req->iv[0], iv1 = req->iv[1], iv2 = req->iv[2], iv3 = req->iv[3];
-      aes[offsetof(aes_periph_t, IV0) / 4u] = iv0;
-      aes[offsetof(aes_periph_t, IV1) / 4u] = iv1;
-      aes[offsetof(aes_periph_t, IV2) / 4u] = iv2;
-      aes[offsetof(aes_periph_t, IV3) / 4u] = iv3;
+      aes[offsetof(aes_periph_t, IV[0]) / 4u] = iv0;
+      aes[offsetof(aes_periph_t, IV[1]) / 4u] = iv1;
+      aes[offsetof(aes_periph_t, IV[2]) / 4u] = iv2;
+      aes[offsetof(aes_periph_t, IV[3]) / 4u] = iv3;
     }
   }
   if (eng->opts.counters) aes[offsetof(aes_periph_t, PERF_BUSY) / 4u] = 0;
@@ -208,8 +208,8 @@ static void finish(aes_dma_t *eng, aes_dma_result_t result) {
   } else {
     if (req->mode != AES_DEV_ECB) {
       volatile const uint32_t *aes = (volatile const uint32_t *)eng->aes->base;
-      uint32_t iv0 = aes[offsetof(aes_periph_t, IV0) / 4u], iv1 = aes[offsetof(aes_periph_t, IV1) / 4u];
-      uint32_t iv2 = aes[offsetof(aes_periph_t, IV2) / 4u], iv3 = aes[offsetof(aes_periph_t, IV3) / 4u];
+      uint32_t iv0 = aes[offsetof(aes_periph_t, IV[0]) / 4u], iv1 = aes[offsetof(aes_periph_t, IV[1]) / 4u];
+      uint32_t iv2 = aes[offsetof(aes_periph_t, IV[2]) / 4u], iv3 = aes[offsetof(aes_periph_t, IV[3]) / 4u];
       req->iv[0] = iv0;
       req->iv[1] = iv1;
       req->iv[2] = iv2;

@@ -4,16 +4,24 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, SimTimeoutError, with_timeout
 
-MODE_ECB, MODE_CBC, MODE_CTR = 0, 1, 2
-ENC, DEC = 0, 1
-KEY_LEN_CODE = {128: 0, 192: 1, 256: 2}
-CTR_WIDTH_CODE = {32: 0, 64: 1, 128: 2}
+# This checkout's aesoc, even where the simulator's Python would find another installed copy.
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+from aesoc.regs import regmap  # noqa: E402
+
+# The engine's encodings: the enums of the register map (ip/aes/data/aes.rdl).
+_ENUMS = regmap("aes").enums
+MODE_ECB, MODE_CBC, MODE_CTR = (_ENUMS["aes_mode_e"][m] for m in ("ECB", "CBC", "CTR"))
+ENC, DEC = _ENUMS["aes_dir_e"]["ENC"], _ENUMS["aes_dir_e"]["DEC"]
+KEY_LEN_CODE = {bits: _ENUMS["aes_key_len_e"][f"KEY_{bits}"] for bits in (128, 192, 256)}
+CTR_WIDTH_CODE = {bits: _ENUMS["aes_ctr_width_e"][f"CTR_{bits}"] for bits in (32, 64, 128)}
 NUM_ROUNDS = {128: 10, 192: 12, 256: 14}
 CLOCK_NS = 10
 VARIANT_ENV = "AES_VARIANT"

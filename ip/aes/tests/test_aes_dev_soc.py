@@ -8,11 +8,14 @@ import struct
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from aesoc import outcome
+from aesoc.regs import regmap
 from aesoc.run import build_and_run
+from aesoc.soc import load_config
 from aesoc.toolchain import REPO
 
 DIFF_BLOCKS = 6
-MODES = {0: "ECB", 1: "CBC", 2: "CTR"}
+MODE = regmap("aes").enums["aes_mode_e"]  # name -> CTRL.MODE code
+MODES = {code: name for name, code in MODE.items()}
 
 
 def _words(seed: int):
@@ -29,16 +32,16 @@ def _take(gen, n: int) -> bytes:
 
 def _reference(mode: int, decrypt: int, key: bytes, iv: bytes, msg: bytes) -> tuple[bytes, bytes]:
     """Expected output and the IV register's value afterwards (chaining value / next counter)."""
-    if mode == 0:
+    if mode == MODE["ECB"]:
         cipher = Cipher(algorithms.AES(key), modes.ECB())
-    elif mode == 1:
+    elif mode == MODE["CBC"]:
         cipher = Cipher(algorithms.AES(key), modes.CBC(iv))
     else:
         cipher = Cipher(algorithms.AES(key), modes.CTR(iv))
     out = (cipher.decryptor() if decrypt else cipher.encryptor()).update(msg)
-    if mode == 1:
+    if mode == MODE["CBC"]:
         iv_after = (msg if decrypt else out)[-16:]
-    elif mode == 2:
+    elif mode == MODE["CTR"]:
         iv_after = ((int.from_bytes(iv, "big") + len(msg) // 16) % (1 << 128)).to_bytes(16, "big")
     else:
         iv_after = None
@@ -49,12 +52,17 @@ def test_aes_dev_firmware() -> None:
     result, line = build_and_run(REPO / "fw" / "tests" / "aes_dev")
     assert result.status == "exit", line
     assert result.code == 0, result.console
+    # The depth and datapath fields of HWCFG read back the parameters the SoC was built with.
+    params = load_config("full").params
+    (hwcfg,) = result.records_of("aes_hwcfg")
+    assert (hwcfg["in_depth"], hwcfg["out_depth"]) == (params["AesFifoDepth"], params["AesFifoDepth"]), hwcfg
+    assert hwcfg["rounds_per_cycle"] == params["AesRoundsPerCycle"], hwcfg
     words = _words(0x1D872B41)
     records = iter(result.records_of("aes_dev_diff"))
     checked = 0
-    for mode in (0, 1, 2):
+    for mode in (MODE["ECB"], MODE["CBC"], MODE["CTR"]):
         for key_len in (16, 24, 32):
-            for decrypt in ((0,) if mode == 2 else (0, 1)):
+            for decrypt in ((0,) if mode == MODE["CTR"] else (0, 1)):
                 key = _take(words, 8)[:key_len]
                 iv = _take(words, 4)
                 msg = _take(words, 4 * DIFF_BLOCKS)

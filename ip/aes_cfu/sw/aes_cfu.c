@@ -2,6 +2,9 @@
 /* aes_cfu driver: coarse engine operations and Zkn-style software AES on the round ops. */
 #include "aes_cfu.h"
 
+/* The coprocessor's CONFIG word uses the engine's encodings, as the AES peripheral's CTRL. */
+#define KEY_LEN(name) AES_PERIPH__AES_KEY_LEN__##name
+
 /* Polls of STATUS before a key load is declared stuck; key derivation takes ~15 cycles. */
 #define AES_CFU_POLL_BOUND 1000u
 
@@ -35,7 +38,7 @@ aes_cfu_result_t aes_cfu_set_key(aes_cfu_t *cfu, const void *key, size_t key_len
   AES_CFU_OP(AES_CFU_F3_KEY, 1, k[2], k[3]);
   if (key_len >= 24) AES_CFU_OP(AES_CFU_F3_KEY, 2, k[4], k[5]);
   if (key_len == 32) AES_CFU_OP(AES_CFU_F3_KEY, 3, k[6], k[7]);
-  uint32_t klen = key_len == 16 ? 0u : key_len == 24 ? 1u : 2u;
+  uint32_t klen = key_len == 16 ? KEY_LEN(KEY_128) : key_len == 24 ? KEY_LEN(KEY_192) : KEY_LEN(KEY_256);
   AES_CFU_OP(AES_CFU_F3_CTRL, AES_CFU_CTRL_CONFIG, (uint32_t)mode | ((uint32_t)dir << 2) | (klen << 3), 0);
   aes_cfu_result_t r = wait_key_ready();
   if (r == AES_CFU_OK) {

@@ -27,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "aes_enums.h"
+
 typedef enum {
   AES_CFU_OK = 0,
   AES_CFU_BAD_ARG,   /* NULL pointer, misaligned buffer, bad key length or mode */
@@ -34,8 +36,9 @@ typedef enum {
   AES_CFU_TIMEOUT,   /* the key was not ready within the poll bound */
 } aes_cfu_result_t;
 
-typedef enum { AES_CFU_ECB = 0, AES_CFU_CBC = 1 } aes_cfu_mode_t;
-typedef enum { AES_CFU_ENCRYPT = 0, AES_CFU_DECRYPT = 1 } aes_cfu_dir_t;
+/* The engine's encodings (aes_enums.h, generated from ip/aes/data/aes.rdl). */
+typedef enum { AES_CFU_ECB = AES_PERIPH__AES_MODE__ECB, AES_CFU_CBC = AES_PERIPH__AES_MODE__CBC } aes_cfu_mode_t;
+typedef enum { AES_CFU_ENCRYPT = AES_PERIPH__AES_DIR__ENC, AES_CFU_DECRYPT = AES_PERIPH__AES_DIR__DEC } aes_cfu_dir_t;
 
 /* ---- raw instructions: function_id = {funct7, funct3} ---- */
 #define AES_CFU_F3_ESI 0

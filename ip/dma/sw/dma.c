@@ -6,15 +6,13 @@
 
 #define REG_AT(dma, off) (*(volatile uint32_t *)((dma)->base + (off)))
 #define REG(dma, member) REG_AT(dma, offsetof(dma_regs_t, member))
-/* Channel registers: regfile CH0 plus the channel stride, then the register inside the regfile. */
-#define CH_STRIDE (offsetof(dma_regs_t, CH1) - offsetof(dma_regs_t, CH0))
-#define CH_REG(dma, ch, member) \
-  REG_AT(dma, offsetof(dma_regs_t, CH0) + (ch) * CH_STRIDE + offsetof(dma_regs__dma_chan_t, member))
+/* Channel registers: regfile CH[ch], then the register inside the regfile. */
+#define CH_STRIDE sizeof(dma_chan_regs_t)
+#define CH_REG(dma, ch, member) REG_AT(dma, offsetof(dma_regs_t, CH) + (ch) * CH_STRIDE + offsetof(dma_chan_regs_t, member))
 #define FIELD(value, name) (((uint32_t)(value) << DMA_REGS__##name##_bp) & DMA_REGS__##name##_bm)
 #define GET(value, name) (((uint32_t)(value) & DMA_REGS__##name##_bm) >> DMA_REGS__##name##_bp)
 
-_Static_assert(offsetof(dma_regs_t, CH2) - offsetof(dma_regs_t, CH1) == CH_STRIDE, "channel stride");
-_Static_assert(offsetof(dma_regs_t, CH3) - offsetof(dma_regs_t, CH0) == 3 * CH_STRIDE, "channel stride");
+_Static_assert(sizeof(((dma_regs_t *)0)->CH) / CH_STRIDE == DMA_NUM_CHANNELS, "channel count");
 _Static_assert(sizeof(dma_desc_t) == 16, "descriptor layout");
 
 #define DMA_ID 0x444D4143u /* 'DMAC' */
@@ -61,7 +59,9 @@ static bool req_ok(const dma_t *dma, int req) {
   return req >= 0 && (unsigned)req < lines;
 }
 
-static uint32_t burst_code(unsigned burst) { return burst == 8 ? 2u : burst == 4 ? 1u : 0u; }
+static uint32_t burst_code(unsigned burst) {
+  return burst == 8 ? DMA_REGS__DMA_BURST__BL_8 : burst == 4 ? DMA_REGS__DMA_BURST__BL_4 : DMA_REGS__DMA_BURST__BL_1;
+}
 
 dma_result_t dma_config(dma_t *dma, unsigned ch, const dma_chan_config_t *cfg) {
   if (!dma || !cfg || !ch_ok(ch)) return DMA_BAD_ARG;

@@ -17,8 +17,8 @@
  * channel walks the list and raises one done interrupt at the end.
  *
  * Peripherals: a side paced by a request line gets .src_req / .dst_req = the line number and
- * .block_words = words per request (4 for the AES peripheral); DMA_ADDR_WRAP writes DATA_IN0..3
- * (or reads DATA_OUT0..3) again and again. .prefetch reads ahead into the FIFO before the
+ * .block_words = words per request (4 for the AES peripheral); DMA_ADDR_WRAP writes DATA_IN[0..3]
+ * (or reads DATA_OUT[0..3]) again and again. .prefetch reads ahead into the FIFO before the
  * destination asks; .fifo_limit caps the FIFO words a channel uses (0: all, else at least twice
  * the burst). Starting a channel before the peripheral raises its requests ("early start") is
  * allowed: the channel prefetches and waits.
@@ -43,9 +43,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dma_enums.h"
 #include "dma_regs.h"
 
 #define DMA_NUM_CHANNELS 4u
+/* One channel's registers: an element of the regfile array CH of dma.rdl. */
+typedef __typeof__(((dma_regs_t *)0)->CH[0]) dma_chan_regs_t;
 #define DMA_CH(c) (1u << (c))           /* channel mask bit for dma_start / dma_abort */
 #define DMA_IRQ_DONE(c) (1u << (c))     /* bits of dma_irq_ack() */
 #define DMA_IRQ_ERR(c) (1u << (8u + (c)))
@@ -62,23 +65,27 @@ typedef enum {
   DMA_NO_DEV,  /* dma_probe: no DMA controller at this address */
 } dma_result_t;
 
-/* Error codes of CHn_STATUS.ERR. */
+/* Error codes of CH[c].STATUS.ERR (dma_enums.h, generated from dma.rdl). */
 typedef enum {
-  DMA_ERR_NONE = 0,
-  DMA_ERR_ZERO_LEN = 1,
-  DMA_ERR_ADDR_ALIGN = 2,
-  DMA_ERR_LEN_ALIGN = 3,
-  DMA_ERR_SRC_RANGE = 4,
-  DMA_ERR_DST_RANGE = 5,
-  DMA_ERR_RD_BUS = 6,
-  DMA_ERR_WR_BUS = 7,
-  DMA_ERR_DESC_ADDR = 8,
-  DMA_ERR_DESC_BUS = 9,
-  DMA_ERR_CFG = 10,
-  DMA_ERR_ABORT = 11,
+  DMA_ERR_NONE = DMA_REGS__DMA_ERR__NONE,
+  DMA_ERR_ZERO_LEN = DMA_REGS__DMA_ERR__ZERO_LEN,
+  DMA_ERR_ADDR_ALIGN = DMA_REGS__DMA_ERR__ADDR_ALIGN,
+  DMA_ERR_LEN_ALIGN = DMA_REGS__DMA_ERR__LEN_ALIGN,
+  DMA_ERR_SRC_RANGE = DMA_REGS__DMA_ERR__SRC_RANGE,
+  DMA_ERR_DST_RANGE = DMA_REGS__DMA_ERR__DST_RANGE,
+  DMA_ERR_RD_BUS = DMA_REGS__DMA_ERR__RD_BUS,
+  DMA_ERR_WR_BUS = DMA_REGS__DMA_ERR__WR_BUS,
+  DMA_ERR_DESC_ADDR = DMA_REGS__DMA_ERR__DESC_ADDR,
+  DMA_ERR_DESC_BUS = DMA_REGS__DMA_ERR__DESC_BUS,
+  DMA_ERR_CFG = DMA_REGS__DMA_ERR__CFG,
+  DMA_ERR_ABORT = DMA_REGS__DMA_ERR__ABORT,
 } dma_err_t;
 
-typedef enum { DMA_ADDR_INC = 0, DMA_ADDR_FIXED = 1, DMA_ADDR_WRAP = 2 } dma_addr_mode_t;
+typedef enum {
+  DMA_ADDR_INC = DMA_REGS__DMA_ADDR_MODE__INC,
+  DMA_ADDR_FIXED = DMA_REGS__DMA_ADDR_MODE__FIXED,
+  DMA_ADDR_WRAP = DMA_REGS__DMA_ADDR_MODE__WRAP,
+} dma_addr_mode_t;
 
 typedef struct {
   dma_addr_mode_t src_mode, dst_mode;
@@ -143,11 +150,10 @@ uint32_t dma_irq_ack_mask(dma_t *dma, uint32_t mask);
  * dma_start_fast) runs it. The caller guarantees an idle channel and valid, aligned arguments. */
 static inline void dma_set_transfer_fast(const dma_t *dma, unsigned ch, uint32_t src, uint32_t dst, uint32_t len) {
   /* One pointer, computed before the stores: a volatile store may alias dma->base. */
-  volatile uint32_t *r = (volatile uint32_t *)(dma->base + offsetof(dma_regs_t, CH0) +
-                                               ch * (offsetof(dma_regs_t, CH1) - offsetof(dma_regs_t, CH0)));
-  r[offsetof(dma_regs__dma_chan_t, SRC) / 4u] = src;
-  r[offsetof(dma_regs__dma_chan_t, DST) / 4u] = dst;
-  r[offsetof(dma_regs__dma_chan_t, LEN) / 4u] = len;
+  volatile uint32_t *r = (volatile uint32_t *)(dma->base + offsetof(dma_regs_t, CH) + ch * sizeof(dma_chan_regs_t));
+  r[offsetof(dma_chan_regs_t, SRC) / 4u] = src;
+  r[offsetof(dma_chan_regs_t, DST) / 4u] = dst;
+  r[offsetof(dma_chan_regs_t, LEN) / 4u] = len;
 }
 /* Starts the channels of ch_mask (bits DMA_CH(c)) without checks or clearing interrupt bits. */
 _Static_assert(DMA_REGS__CMD__START3_bp == DMA_REGS__CMD__START0_bp + 3, "CMD.START bits are contiguous");

@@ -42,11 +42,11 @@ int main(void) {
   cfg.fifo_limit = 8;
   cfg.block_words = 4;
   CHECK(dma_config(&dma, 1, &cfg) == DMA_OK);
-  printf("CH1_CTRL=0x%08x\n", (unsigned)hw.regs.CH1.CTRL);
-  printf("CH1_FLOW=0x%08x\n", (unsigned)hw.regs.CH1.FLOW);
+  printf("CH1_CTRL=0x%08x\n", (unsigned)hw.regs.CH[1].CTRL);
+  printf("CH1_FLOW=0x%08x\n", (unsigned)hw.regs.CH[1].FLOW);
 
   /* Argument checks: nothing is written. */
-  uint32_t before = hw.regs.CH2.CTRL;
+  uint32_t before = hw.regs.CH[2].CTRL;
   dma_chan_config_t bad = cfg;
   CHECK(dma_config(&dma, 4, &cfg) == DMA_BAD_ARG);
   CHECK(dma_config(&dma, 2, NULL) == DMA_BAD_ARG);
@@ -64,7 +64,7 @@ int main(void) {
   bad = cfg;
   bad.prio = 4;
   CHECK(dma_config(&dma, 2, &bad) == DMA_BAD_ARG);
-  CHECK(hw.regs.CH2.CTRL == before);
+  CHECK(hw.regs.CH[2].CTRL == before);
   CHECK(dma_set_transfer(&dma, 2, 0x1002, 0x2000, 64, NULL) == DMA_BAD_ARG);
   CHECK(dma_set_transfer(&dma, 2, 0x1000, 0x2000, 0, NULL) == DMA_BAD_ARG);
   CHECK(dma_set_transfer(&dma, 2, 0x1000, 0x2000, 66, NULL) == DMA_BAD_ARG);
@@ -79,7 +79,7 @@ int main(void) {
   hw.regs.STATUS = 0;
 
   CHECK(dma_set_transfer(&dma, 2, 0x1000, 0x2000, 64, NULL) == DMA_OK);
-  CHECK(hw.regs.CH2.SRC == 0x1000 && hw.regs.CH2.DST == 0x2000 && hw.regs.CH2.LEN == 64 && hw.regs.CH2.NEXT == 0);
+  CHECK(hw.regs.CH[2].SRC == 0x1000 && hw.regs.CH[2].DST == 0x2000 && hw.regs.CH[2].LEN == 64 && hw.regs.CH[2].NEXT == 0);
 
   /* Descriptors. */
   static dma_desc_t descs[3];
@@ -91,8 +91,8 @@ int main(void) {
   CHECK(descs[0].next == (uint32_t)(uintptr_t)&descs[1] && descs[1].next == (uint32_t)(uintptr_t)&descs[2]);
   CHECK(descs[2].next == 0);
   CHECK(dma_set_chain(&dma, 3, &descs[0]) == DMA_OK);
-  CHECK(hw.regs.CH3.NEXT == (uint32_t)(uintptr_t)&descs[0]);
-  printf("CH3_CTRL_CHAIN=0x%08x\n", (unsigned)(hw.regs.CH3.CTRL & DMA_REGS__DMA_CHAN__CTRL__CHAIN_bm));
+  CHECK(hw.regs.CH[3].NEXT == (uint32_t)(uintptr_t)&descs[0]);
+  printf("CH3_CTRL_CHAIN=0x%08x\n", (unsigned)(hw.regs.CH[3].CTRL & DMA_REGS__DMA_CHAN__CTRL__CHAIN_bm));
 
   /* Start, abort, interrupts, errors. */
   CHECK(dma_start(&dma, 0) == DMA_BAD_ARG);
@@ -104,17 +104,17 @@ int main(void) {
   printf("CMD_ABORT=0x%08x\n", (unsigned)hw.regs.CMD);
   dma_irq_enable(&dma, 0x5, 0xA);
   printf("IRQ_ENABLE=0x%08x\n", (unsigned)hw.regs.IRQ_ENABLE);
-  hw.regs.CH1.STATUS = 6u << 4;
+  hw.regs.CH[1].STATUS = 6u << 4;
   CHECK(dma_wait(&dma, 1, 10) == DMA_ERROR);
   CHECK(dma_error(&dma, 1) == DMA_ERR_RD_BUS);
   CHECK(strcmp(dma_err_name(DMA_ERR_RD_BUS), "read bus error") == 0);
   CHECK(strcmp(dma_err_name((dma_err_t)99), "unknown") == 0);
-  hw.regs.CH1.STATUS = 0;
+  hw.regs.CH[1].STATUS = 0;
   CHECK(dma_wait(&dma, 1, 10) == DMA_OK);
-  hw.regs.CH3.CYCLES = 11;
-  hw.regs.CH3.WAIT = 12;
-  hw.regs.CH3.RD_BEATS = 13;
-  hw.regs.CH3.WR_BEATS = 14;
+  hw.regs.CH[3].CYCLES = 11;
+  hw.regs.CH[3].WAIT = 12;
+  hw.regs.CH[3].RD_BEATS = 13;
+  hw.regs.CH[3].WR_BEATS = 14;
   dma_counters_t cnt;
   CHECK(dma_counters(&dma, 3, &cnt) == DMA_OK);
   CHECK(cnt.cycles == 11 && cnt.wait == 12 && cnt.rd_beats == 13 && cnt.wr_beats == 14);

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Shared helpers of the DMA cocotb tests: register map from the RDL, bus access, memories.
+"""Shared helpers of the DMA cocotb tests: register map and encodings from the RDL, bus access, memories.
 
 The register map is read from ip/dma/data/dma.rdl with systemrdl-compiler, so tests never carry
 hand-written offsets. `Dma` drives the register slave of tb_dma.sv one access per cycle: inputs
@@ -8,7 +8,9 @@ change right after a rising edge and ACK is sampled in ReadOnly of the same cycl
 
 from __future__ import annotations
 
+import os
 import random
+import sys
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -17,7 +19,9 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, with_timeout
 import cocotb
 
-RDL = Path(__file__).resolve().parent.parent / "data" / "dma.rdl"
+# This checkout's aesoc, even where the simulator's Python would find another installed copy.
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+from aesoc import regs  # noqa: E402
 
 # Byte map of tb_dma.sv.
 MEM0 = 0x0000_0000
@@ -29,9 +33,10 @@ PER_IN0, PER_OUT0, PER_STREAM, PER_LOG_COUNT = PER + 0x00, PER + 0x10, PER + 0x2
 PER_XOR = 0x5A5A_5A5A
 SEQ_START = 0x1000_0000
 
-# Encodings (docs/dma.md).
-AM_INC, AM_FIXED, AM_WRAP = 0, 1, 2
-BURST = {1: 0, 4: 1, 8: 2}
+# Encodings of dma.rdl's enums.
+_ENUMS = regs.regmap("dma").enums
+AM_INC, AM_FIXED, AM_WRAP = (_ENUMS["dma_addr_mode_e"][m] for m in ("INC", "FIXED", "WRAP"))
+BURST = {beats: _ENUMS["dma_burst_e"][f"BL_{beats}"] for beats in (1, 4, 8)}
 REQ_PER_IN, REQ_PER_OUT, REQ_EXT2, REQ_EXT3 = 0, 1, 2, 3
 ERR = {
     "NONE": 0, "ZERO_LEN": 1, "ADDR_ALIGN": 2, "LEN_ALIGN": 3, "SRC_RANGE": 4, "DST_RANGE": 5,
@@ -58,19 +63,16 @@ class Reg:
 
 @cache
 def regmap() -> dict[str, Reg]:
-    from systemrdl import RDLCompiler
-    from systemrdl.node import RegfileNode, RegNode
-
-    rdlc = RDLCompiler()
-    rdlc.compile_file(str(RDL))
-    root = rdlc.elaborate()
+    """Registers by name, channel c's as CH<c>_<REG> (the regfile array CH[c] of dma.rdl)."""
+    rm = regs.regmap("dma")
     out: dict[str, Reg] = {}
-    for node in root.top.descendants():
-        if isinstance(node, RegNode):
-            # Channel registers live in the regfiles CH0..CH3: named CH0_CTRL etc. here.
-            parent = node.parent
-            name = f"{parent.inst_name}_{node.inst_name}" if isinstance(parent, RegfileNode) else node.inst_name
-            out[name] = Reg(node.absolute_address, {f.inst_name: (f.low, f.width) for f in node.fields()})
+    for path, offset in rm.offsets.items():
+        name = path.replace("CH[", "CH").replace("].", "_")
+        plain = path.split("].")[-1] if path.startswith("CH[") else path
+        prefix = "CH." if path.startswith("CH[") else ""
+        fields = {f.split(".")[-1]: (fd.lsb, fd.width) for f, fd in rm.fields.items()
+                  if f.rsplit(".", 1)[0] == prefix + plain}
+        out[name] = Reg(offset, fields)
     return out
 
 
@@ -113,7 +115,7 @@ class Dma:
     def __init__(self, dut):
         self.dut = dut
         self.regs = regmap()
-        self.depth = 0  # read from HWCFG by init()
+        self.depth = int(os.environ["DMA_FIFO_DEPTH"])  # the FifoDepth parameter of this build
 
     # ---- set-up ----
     async def init(self) -> None:
@@ -129,7 +131,6 @@ class Dma:
         await ClockCycles(d.clk_i, 3)
         d.rst_ni.value = 1
         await RisingEdge(d.clk_i)
-        self.depth = (await self.fields("HWCFG"))["fifo_depth"]
 
     # ---- register slave ----
     async def access(self, we: bool, offset: int, data: int = 0) -> tuple[int, bool]:

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// System control peripheral: generated register block plus counters, timer and interrupt lines.
+// Wishbone shell of system control: bus glue only, everything else is in sysctrl_periph.
 `default_nettype none
 
+// STB is the request, SEL the byte enables, ACK an acknowledge without error, ERR an error
+// acknowledge (peakrdl-regblock's wishbone CPU interface mapping). CYC is not needed: the
+// crossbar only raises STB inside a cycle, and this block never stalls.
 module sysctrl (
   input  wire logic              clk_i,
   input  wire logic              rst_ni,
@@ -31,91 +34,45 @@ module sysctrl (
   input  wire logic [31:0]       bus_err_addr_i
 );
 
-  logic [63:0] cycle_q;
-  logic [31:0] cycle_hi_snap_q;
-  logic        cycle_lo_read;
-  logic [31:0] mtime_lo, mtime_hi, mtimecmp_lo, mtimecmp_hi;
-  logic [63:0] mtime_next;
-  logic [31:0] irq_soft;
-  logic        reg_ack, reg_err;
-  // The generated block never stalls, and keeps copies of write-only fields nobody reads.
-  logic        reg_stall;
-  logic [7:0]  sim_exit_stored, console_stored;
+  logic [31:0] biten;
+  logic        stall_wr, stall_rd, rd_ack, rd_err, wr_ack, wr_err;
   logic        unused;
-  logic        bus_err_pending;
-  logic [3:0]  bus_err_master_q;
-  logic [31:0] bus_err_addr_q;
 
-  sysctrl_reg u_reg (
-    .clk                            (clk_i),
-    .arst_n                         (rst_ni),
-    .wb_cyc                         (wb_cyc_i),
-    .wb_stb                         (wb_stb_i),
-    .wb_we                          (wb_we_i),
-    .wb_stall                       (reg_stall),
-    .wb_adr                         ({wb_adr_i, 2'b00}),
-    .wb_odat                        (wb_dat_i),
-    .wb_sel                         (wb_sel_i),
-    .wb_ack                         (reg_ack),
-    .wb_err                         (reg_err),
-    .wb_idat                        (wb_dat_o),
-    .hwif_out_sim_exit_code         (sim_exit_stored),
-    .hwif_out_sim_exit_code_swmod   (exit_valid_o),
-    .hwif_out_console_ch            (console_stored),
-    .hwif_out_console_ch_swmod      (console_valid_o),
-    .hwif_in_cycle_lo_count         (cycle_q[31:0]),
-    .hwif_out_cycle_lo_count_swacc  (cycle_lo_read),
-    .hwif_in_cycle_hi_count         (cycle_hi_snap_q),
-    .hwif_in_mtime_lo_count         (mtime_next[31:0]),
-    .hwif_out_mtime_lo_count        (mtime_lo),
-    .hwif_in_mtime_lo_count_we      (1'b1),
-    .hwif_in_mtime_hi_count         (mtime_next[63:32]),
-    .hwif_out_mtime_hi_count        (mtime_hi),
-    .hwif_in_mtime_hi_count_we      (1'b1),
-    .hwif_out_mtimecmp_lo_cmp       (mtimecmp_lo),
-    .hwif_out_mtimecmp_hi_cmp       (mtimecmp_hi),
-    .hwif_in_irq_lines_lines        (irq_o),
-    .hwif_out_irq_soft_lines        (irq_soft),
-    .hwif_out_bus_prio_masters      (bus_prio_o),
-    .hwif_out_bus_err_status_pending       (bus_err_pending),
-    .hwif_in_bus_err_status_pending_hwset  (bus_err_i),
-    .hwif_in_bus_err_status_master         (bus_err_master_q),
-    .hwif_in_bus_err_addr_addr             (bus_err_addr_q)
+  for (genvar i = 0; i < 4; i++) begin : gen_biten
+    assign biten[8*i +: 8] = {8{wb_sel_i[i]}};
+  end
+
+  sysctrl_periph u_periph (
+    .clk_i              (clk_i),
+    .rst_ni             (rst_ni),
+    .reg_req_i          (wb_stb_i),
+    .reg_req_is_wr_i    (wb_we_i),
+    .reg_addr_i         ({wb_adr_i, 2'b00}),
+    .reg_wr_data_i      (wb_dat_i),
+    .reg_wr_biten_i     (biten),
+    .reg_req_stall_wr_o (stall_wr),
+    .reg_req_stall_rd_o (stall_rd),
+    .reg_rd_ack_o       (rd_ack),
+    .reg_rd_err_o       (rd_err),
+    .reg_rd_data_o      (wb_dat_o),
+    .reg_wr_ack_o       (wr_ack),
+    .reg_wr_err_o       (wr_err),
+    .exit_valid_o       (exit_valid_o),
+    .exit_code_o        (exit_code_o),
+    .console_valid_o    (console_valid_o),
+    .console_char_o     (console_char_o),
+    .irq_src_i          (irq_src_i),
+    .irq_o              (irq_o),
+    .timer_irq_o        (timer_irq_o),
+    .bus_prio_o         (bus_prio_o),
+    .bus_err_i          (bus_err_i),
+    .bus_err_master_i   (bus_err_master_i),
+    .bus_err_addr_i     (bus_err_addr_i)
   );
 
-  // The generated block raises ACK together with ERR on a bad access; a master must see one.
-  assign wb_ack_o = reg_ack & ~reg_err;
-  assign wb_err_o = reg_err;
-  assign unused   = ^{reg_stall, sim_exit_stored, console_stored};
-
-  // The generated fields update a cycle after the write strobe; the harness wants the written
-  // byte in the strobe cycle itself, which is the bus data.
-  assign console_char_o = wb_dat_i[7:0];
-  assign exit_code_o    = wb_dat_i[7:0];
-
-  assign mtime_next  = {mtime_hi, mtime_lo} + 64'd1;
-  assign timer_irq_o = {mtime_hi, mtime_lo} >= {mtimecmp_hi, mtimecmp_lo};
-  // Line 0 is the bus error; peripheral sources use the lines above it.
-  assign irq_o       = {irq_src_i, bus_err_pending} | irq_soft;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      cycle_q         <= '0;
-      cycle_hi_snap_q <= '0;
-      bus_err_master_q <= '0;
-      bus_err_addr_q   <= '0;
-    end else begin
-      // Keep the first error until software clears PENDING.
-      if (bus_err_i && !bus_err_pending) begin
-        bus_err_master_q <= bus_err_master_i;
-        bus_err_addr_q   <= bus_err_addr_i;
-      end
-      cycle_q <= cycle_q + 64'd1;
-      if (cycle_lo_read) begin
-        cycle_hi_snap_q <= cycle_q[63:32];
-      end
-    end
-  end
+  assign wb_err_o = rd_err | wr_err;
+  assign wb_ack_o = (rd_ack | wr_ack) & ~wb_err_o;
+  assign unused   = ^{wb_cyc_i, stall_wr, stall_rd};
 
 endmodule
 

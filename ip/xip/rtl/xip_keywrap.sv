@@ -147,7 +147,7 @@ module xip_keywrap (
   end
 
   /* verilator tracing_off */
-  aes_cipher_core #(
+  aes_cipher #(
     .RoundsPerCycle (1),
     .Pipelined      (1'b0),
     .DecEnable      (1'b1),
@@ -164,7 +164,6 @@ module xip_keywrap (
     .in_ready_o  (aes_in_ready),
     .in_dec_i    (aes_pkg::AES_DIR_DEC),
     .in_block_i  (aes_in),
-    .in_mask_i   (128'h0),
     .out_valid_o (aes_out_valid),
     .out_ready_i (1'b1),
     .out_data_o  (aes_out),

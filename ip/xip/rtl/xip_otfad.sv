@@ -117,7 +117,7 @@ module xip_otfad #(
   assign aes_ctr = {ctx_nonce_i[64 * hit_ctx +: 64], {(64 - BlkW){1'b0}}, gen_q[BlkW-1:0]};
 
   /* verilator tracing_off */
-  aes_cipher_core #(
+  aes_cipher #(
     .RoundsPerCycle (RoundsPerCycle),
     .Pipelined      (1'b0),
     .DecEnable      (1'b0),
@@ -134,7 +134,6 @@ module xip_otfad #(
     .in_ready_o  (aes_in_ready),
     .in_dec_i    (aes_pkg::AES_DIR_ENC),
     .in_block_i  (aes_ctr),
-    .in_mask_i   (128'h0),
     .out_valid_o (aes_out_valid),
     .out_ready_i (1'b1),
     .out_data_o  (aes_out),

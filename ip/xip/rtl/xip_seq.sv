@@ -50,10 +50,10 @@ module xip_seq (
   input  wire logic [3:0]  io_i
 );
 
-  localparam logic [1:0] SEL_READ = 2'd0;
-  localparam logic [1:0] SEL_FAST = 2'd1;
-  localparam logic [1:0] SEL_QOUT = 2'd2;
-  localparam logic [1:0] SEL_QIO  = 2'd3;
+  localparam logic [1:0] SEL_READ = xip_pkg::XIP_CMD_READ;
+  localparam logic [1:0] SEL_FAST = xip_pkg::XIP_CMD_FAST;
+  localparam logic [1:0] SEL_QOUT = xip_pkg::XIP_CMD_QOUT;
+  localparam logic [1:0] SEL_QIO  = xip_pkg::XIP_CMD_QIO;
 
   typedef enum logic [2:0] {
     ST_IDLE  = 3'd0,

@@ -7,10 +7,10 @@
 #include "xip_regs.h"
 
 #define XIP_REG(regs, member) (*(volatile uint32_t *)((regs) + offsetof(xip_t, member)))
-#define XIP_CTX_REG(regs, ctx, member)                                                      \
-  (*(volatile uint32_t *)((regs) + offsetof(xip_t, CTX0) +                                   \
-                          (ctx) * (offsetof(xip_t, CTX1) - offsetof(xip_t, CTX0)) +          \
-                          offsetof(xip__ctx_rf_t, member)))
+/* Context registers: regfile CTX[ctx], then the register inside the regfile. */
+typedef __typeof__(((xip_t *)0)->CTX[0]) xip_ctx_regs_t;
+#define XIP_CTX_REG(regs, ctx, member) \
+  (*(volatile uint32_t *)((regs) + offsetof(xip_t, CTX) + (ctx) * sizeof(xip_ctx_regs_t) + offsetof(xip_ctx_regs_t, member)))
 
 /* Key table layout (aesoc/image.py): header of four words, then 12 words per context. */
 #define TABLE_MAGIC 0x4B46544Fu /* "OTFK" read as a little-endian word */
@@ -28,7 +28,7 @@ void xip_configure(uintptr_t regs, unsigned div, xip_cmd_t cmd, unsigned dummy, 
 void xip_flush(uintptr_t regs) { XIP_REG(regs, CTRL) = XIP__CTRL__FLUSH_bm; }
 
 xip_result_t xip_unwrap(uintptr_t regs, unsigned ctx, const volatile uint32_t *blob) {
-  volatile uint32_t *kb = &XIP_REG(regs, KEYBLOB0);
+  volatile uint32_t *kb = &XIP_REG(regs, KEYBLOB[0]);
   for (unsigned i = 0; i < 6; i++) kb[i] = blob[i];
   XIP_REG(regs, OTFAD_STATUS) = XIP__OTFAD_STATUS__UNWRAP_ERR_bm | XIP__OTFAD_STATUS__LOCK_ERR_bm;
   XIP_REG(regs, UNWRAP) = ((uint32_t)ctx << XIP__UNWRAP__CTX_bp) | XIP__UNWRAP__GO_bm;
@@ -47,8 +47,8 @@ xip_result_t xip_set_context(uintptr_t regs, unsigned ctx, const volatile uint32
                              uint32_t flags) {
   xip_result_t r = xip_unwrap(regs, ctx, blob);
   if (r != XIP_OK) return r;
-  XIP_CTX_REG(regs, ctx, NONCE0) = nonce[0];
-  XIP_CTX_REG(regs, ctx, NONCE1) = nonce[1];
+  XIP_CTX_REG(regs, ctx, NONCE[0]) = nonce[0];
+  XIP_CTX_REG(regs, ctx, NONCE[1]) = nonce[1];
   XIP_CTX_REG(regs, ctx, START) = start;
   XIP_CTX_REG(regs, ctx, END) = end;
   XIP_CTX_REG(regs, ctx, CTRL) = flags & (XIP_CTX_ENABLE | XIP_CTX_LOCK);

@@ -23,11 +23,13 @@
 
 #include <stdint.h>
 
+#include "xip_enums.h"
+
 typedef enum {
-  XIP_CMD_READ = 0,      /* 0x03, no dummy clocks */
-  XIP_CMD_FAST = 1,      /* 0x0B */
-  XIP_CMD_QUAD_OUT = 2,  /* 0x6B */
-  XIP_CMD_QUAD_IO = 3,   /* 0xEB, mode bits, optional continuous-read mode */
+  XIP_CMD_READ = XIP__XIP_READ_CMD__READ,      /* 0x03, no dummy clocks */
+  XIP_CMD_FAST = XIP__XIP_READ_CMD__FAST,      /* 0x0B */
+  XIP_CMD_QUAD_OUT = XIP__XIP_READ_CMD__QOUT,  /* 0x6B */
+  XIP_CMD_QUAD_IO = XIP__XIP_READ_CMD__QIO,    /* 0xEB, mode bits, optional continuous-read mode */
 } xip_cmd_t;
 
 typedef enum {

@@ -102,8 +102,8 @@ async def registers(dut: Any) -> None:
     assert get_field("CFG.div", cfg) == 2 and get_field("CFG.cmd", cfg) == CMD_QIO
     assert get_field("CFG.dummy", cfg) == MODEL_DUMMY[CMD_QIO] and get_field("CFG.cont", cfg) == 0
     for i in range(6):
-        await tb.reg_write(f"KEYBLOB{i}", 0xDEADBEEF)
-        assert await tb.reg_read(f"KEYBLOB{i}") == 0, "key blob registers must read as zero"
+        await tb.reg_write(f"KEYBLOB[{i}]", 0xDEADBEEF)
+        assert await tb.reg_read(f"KEYBLOB[{i}]") == 0, "key blob registers must read as zero"
     assert await tb.reg_read("OTFAD_STATUS") == 0
     assert await tb.reg_offset_access(0x3F0, write=False)
     assert await tb.reg_offset_access(0xFFC, write=True)
@@ -411,11 +411,11 @@ async def keywrap_rfc3394(dut: Any) -> None:
     dut._log.info(f"unwrap done within {tb.now() - t0} cycles (including 7 register accesses and polling)")
     assert get_field("OTFAD_STATUS.unwrap_err", status) == 0
     assert get_field("OTFAD_STATUS.key_valid", status) == 0b0100
-    await tb.reg_write("CTX2.START", region.start)
-    await tb.reg_write("CTX2.END", region.end)
-    await tb.reg_write("CTX2.NONCE0", int.from_bytes(region.nonce[:4], "little"))
-    await tb.reg_write("CTX2.NONCE1", int.from_bytes(region.nonce[4:], "little"))
-    await tb.reg_write("CTX2.CTRL", field("CTX0.CTRL.en", 1))
+    await tb.reg_write("CTX[2].START", region.start)
+    await tb.reg_write("CTX[2].END", region.end)
+    await tb.reg_write("CTX[2].NONCE[0]", int.from_bytes(region.nonce[:4], "little"))
+    await tb.reg_write("CTX[2].NONCE[1]", int.from_bytes(region.nonce[4:], "little"))
+    await tb.reg_write("CTX[2].CTRL", field("CTX.CTRL.en", 1))
     assert get_field("OTFAD_STATUS.active", await tb.reg_read("OTFAD_STATUS")) == 0b0100
     for addr in (0x1FF0, 0x2000, 0x2ABC, 0x5FFC, 0x6000):
         acc = await tb.burst(addr & ~31)
@@ -441,9 +441,9 @@ async def unwrap_failure(dut: Any) -> None:
         status = await tb.unwrap(1, bad)
         assert get_field("OTFAD_STATUS.unwrap_err", status) == 1
         assert get_field("OTFAD_STATUS.key_valid", status) == 0
-        await tb.reg_write("CTX1.START", region.start)
-        await tb.reg_write("CTX1.END", region.end)
-        await tb.reg_write("CTX1.CTRL", field("CTX0.CTRL.en", 1))
+        await tb.reg_write("CTX[1].START", region.start)
+        await tb.reg_write("CTX[1].END", region.end)
+        await tb.reg_write("CTX[1].CTRL", field("CTX.CTRL.en", 1))
         assert get_field("OTFAD_STATUS.active", await tb.reg_read("OTFAD_STATUS")) == 0
         check_word(flash, 0x1800, (await tb.read(0x1800)).data[0])  # ciphertext, not decrypted
         await tb.reg_write("OTFAD_STATUS", field("OTFAD_STATUS.unwrap_err", 1))
@@ -469,12 +469,12 @@ async def lock(dut: Any) -> None:
     r3 = Region(3, 0x8000, 0x9000, rng.randbytes(16), rng.randbytes(8))
     tb.load_flash(encrypt_image(plain, [r0, r3]))
     await tb.set_context(r0, KEK, lock=True)
-    snapshot = {n: await tb.reg_read(f"CTX0.{n}") for n in ("CTRL", "START", "END", "NONCE0", "NONCE1")}
-    assert get_field("CTX0.CTRL.lock", snapshot["CTRL"]) == 1
+    snapshot = {n: await tb.reg_read(f"CTX[0].{n}") for n in ("CTRL", "START", "END", "NONCE[0]", "NONCE[1]")}
+    assert get_field("CTX.CTRL.lock", snapshot["CTRL"]) == 1
     for name in snapshot:
-        await tb.reg_write(f"CTX0.{name}", 0)
-    await tb.reg_write("CTX0.END", 0x4000)
-    after = {n: await tb.reg_read(f"CTX0.{n}") for n in snapshot}
+        await tb.reg_write(f"CTX[0].{name}", 0)
+    await tb.reg_write("CTX[0].END", 0x4000)
+    after = {n: await tb.reg_read(f"CTX[0].{n}") for n in snapshot}
     assert after == snapshot, f"a locked context changed: {snapshot} -> {after}"
     status = await tb.unwrap(0, imgtool.wrap_key(KEK, rng.randbytes(16)))
     assert get_field("OTFAD_STATUS.lock_err", status) == 1
@@ -486,10 +486,10 @@ async def lock(dut: Any) -> None:
     await tb.reg_write("OTFAD_STATUS", field("OTFAD_STATUS.lock_err", 1))
     assert get_field("OTFAD_STATUS.lock_err", await tb.reg_read("OTFAD_STATUS")) == 0
     await tb.reset()
-    assert await tb.reg_read("CTX0.CTRL") == 0
+    assert await tb.reg_read("CTX[0].CTRL") == 0
     assert get_field("OTFAD_STATUS.key_valid", await tb.reg_read("OTFAD_STATUS")) == 0
-    await tb.reg_write("CTX0.START", 0x400)
-    assert await tb.reg_read("CTX0.START") == 0x400
+    await tb.reg_write("CTX[0].START", 0x400)
+    assert await tb.reg_read("CTX[0].START") == 0x400
     assert tb.flash_errors() == 0
 
 
@@ -518,15 +518,15 @@ async def image_tool_boot(dut: Any) -> None:
         base = 0x100 + imgtool.TABLE_HEADER + imgtool.TABLE_ENTRY * ctx
         entry = [(await tb.read(base + 4 * i)).data[0] for i in range(12)]
         for i in range(6):
-            await tb.reg_write(f"KEYBLOB{i}", entry[i])
+            await tb.reg_write(f"KEYBLOB[{i}]", entry[i])
         await tb.reg_write("UNWRAP", field("UNWRAP.ctx", ctx) | field("UNWRAP.go", 1))
         while get_field("OTFAD_STATUS.busy", await tb.reg_read("OTFAD_STATUS")):
             pass
-        await tb.reg_write(f"CTX{ctx}.NONCE0", entry[6])
-        await tb.reg_write(f"CTX{ctx}.NONCE1", entry[7])
-        await tb.reg_write(f"CTX{ctx}.START", entry[8])
-        await tb.reg_write(f"CTX{ctx}.END", entry[9])
-        await tb.reg_write(f"CTX{ctx}.CTRL", entry[10] & 3)
+        await tb.reg_write(f"CTX[{ctx}].NONCE[0]", entry[6])
+        await tb.reg_write(f"CTX[{ctx}].NONCE[1]", entry[7])
+        await tb.reg_write(f"CTX[{ctx}].START", entry[8])
+        await tb.reg_write(f"CTX[{ctx}].END", entry[9])
+        await tb.reg_write(f"CTX[{ctx}].CTRL", entry[10] & 3)
     status = await tb.reg_read("OTFAD_STATUS")
     assert get_field("OTFAD_STATUS.active", status) == 0b0111 and not get_field("OTFAD_STATUS.unwrap_err", status)
     expected = bytearray(flash)

@@ -25,13 +25,16 @@ SECRET_SCOPES = {"u_aes"}
 
 
 def sources() -> list[Path]:
-    (block,) = [b for b in regs.generate_all() if b.name == "xip"]
+    block = regs.block("xip")
+    regs.generate(block)
     return [
         TESTS / "waivers.vlt",
+        REPO / "sim" / "waivers.vlt",  # the generated register block
         AES / "aes_pkg.sv", AES / "aes_sbox.sv", AES / "aes_round.sv", AES / "aes_key_expand.sv",
-        AES / "aes_cipher_core.sv",
-        block.sv,
-        RTL / "xip_seq.sv", RTL / "xip_otfad.sv", RTL / "xip_keywrap.sv", RTL / "xip_core.sv", RTL / "xip.sv",
+        AES / "aes_cipher_core.sv", AES / "aes_cipher.sv",
+        *block.sv_files,
+        RTL / "xip_pkg.sv", RTL / "xip_seq.sv", RTL / "xip_otfad.sv", RTL / "xip_keywrap.sv", RTL / "xip_core.sv",
+        RTL / "xip_periph.sv", RTL / "xip.sv",
         REPO / "ip" / "qspi_flash" / "rtl" / "qspi_flash.sv",
         TESTS / "tb_xip.sv",
     ]

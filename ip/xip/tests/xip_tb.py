@@ -5,6 +5,7 @@ loading through the model's memory array, OTFAD context set-up, and cycle counti
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,39 +13,28 @@ from typing import Any
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 from cocotb.utils import get_sim_time
-from systemrdl import RDLCompiler
-from systemrdl.node import FieldNode, RegNode
+# This checkout's aesoc, even where the simulator's Python would find another installed copy.
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from aesoc.image import ctr_crypt, region_iv, wrap_key
+from aesoc.image import ctr_crypt, region_iv, wrap_key  # noqa: E402
+from aesoc.regs import regmap  # noqa: E402
 
 CLOCK_NS = 10
-RDL = Path(__file__).resolve().parent.parent / "data" / "xip.rdl"
+_MAP = regmap("xip")
+_CMD = _MAP.enums["xip_read_cmd_e"]
+CMD_READ, CMD_FAST, CMD_QOUT, CMD_QIO = _CMD["READ"], _CMD["FAST"], _CMD["QOUT"], _CMD["QIO"]
 
 CTI_CLASSIC = 0b000
 CTI_INCR = 0b010
 CTI_END = 0b111
 
-CMD_READ, CMD_FAST, CMD_QOUT, CMD_QIO = 0, 1, 2, 3
 MODEL_DUMMY = {CMD_READ: 0, CMD_FAST: 8, CMD_QOUT: 8, CMD_QIO: 4}  # the model's defaults
 
 
-def _register_map() -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
-    """Register byte offsets and field (lsb, width) by name, from the SystemRDL source."""
-    rdlc = RDLCompiler()
-    rdlc.compile_file(str(RDL))
-    root = rdlc.elaborate()
-    regs: dict[str, int] = {}
-    fields: dict[str, tuple[int, int]] = {}
-    for node in root.top.descendants():
-        if isinstance(node, RegNode):
-            name = node.get_path().split(".", 1)[1]
-            regs[name] = node.absolute_address
-        elif isinstance(node, FieldNode):
-            fields[node.get_path().split(".", 1)[1]] = (node.lsb, node.width)
-    return regs, fields
-
-
-REGS, FIELDS = _register_map()
+# Register offsets (array elements as KEYBLOB[i], CTX[c].NONCE[i]) and fields (lsb, width) by name,
+# array indices left out (CTX.CTRL.en), from the SystemRDL source (with the read commands above).
+REGS = _MAP.offsets
+FIELDS = {name: (f.lsb, f.width) for name, f in _MAP.fields.items()}
 
 
 def field(name: str, value: int) -> int:
@@ -181,7 +171,7 @@ class XipTb:
         """Write a wrapped key blob and unwrap it into a context; returns OTFAD_STATUS after."""
         assert len(blob) == 24
         for i in range(6):
-            await self.reg_write(f"KEYBLOB{i}", int.from_bytes(blob[4 * i:4 * i + 4], "little"))
+            await self.reg_write(f"KEYBLOB[{i}]", int.from_bytes(blob[4 * i:4 * i + 4], "little"))
         await self.reg_write("UNWRAP", field("UNWRAP.ctx", ctx) | field("UNWRAP.go", 1))
         for _ in range(1000):
             status = await self.reg_read("OTFAD_STATUS")
@@ -192,11 +182,11 @@ class XipTb:
     async def set_context(self, r: Region, kek: bytes, lock: bool = False) -> None:
         status = await self.unwrap(r.ctx, wrap_key(kek, r.key))
         assert not get_field("OTFAD_STATUS.unwrap_err", status), "unwrap failed"
-        await self.reg_write(f"CTX{r.ctx}.START", r.start)
-        await self.reg_write(f"CTX{r.ctx}.END", r.end)
-        await self.reg_write(f"CTX{r.ctx}.NONCE0", int.from_bytes(r.nonce[:4], "little"))
-        await self.reg_write(f"CTX{r.ctx}.NONCE1", int.from_bytes(r.nonce[4:], "little"))
-        await self.reg_write(f"CTX{r.ctx}.CTRL", field("CTX0.CTRL.en", 1) | field("CTX0.CTRL.lock", int(lock)))
+        await self.reg_write(f"CTX[{r.ctx}].START", r.start)
+        await self.reg_write(f"CTX[{r.ctx}].END", r.end)
+        await self.reg_write(f"CTX[{r.ctx}].NONCE[0]", int.from_bytes(r.nonce[:4], "little"))
+        await self.reg_write(f"CTX[{r.ctx}].NONCE[1]", int.from_bytes(r.nonce[4:], "little"))
+        await self.reg_write(f"CTX[{r.ctx}].CTRL", field("CTX0.CTRL.en", 1) | field("CTX0.CTRL.lock", int(lock)))
 
     # -- flash window --------------------------------------------------------------------------
 

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: Apache-2.0
+// Memory-mapped AES peripheral, bus-neutral: register file, block FIFOs, external-register
+// handshakes, the aes_engine, the interrupt and the DMA request lines.
+`default_nettype none
+
+// Register map: ip/aes/data/aes.rdl (docs/registers/aes.md). Words are in memory byte order:
+// register word i holds block bytes 4i..4i+3 with byte 4i in bits 7:0, so software copies byte
+// arrays with plain word loads and stores. The engine wants byte 0 in its top bits:
+// aes_pkg::bswap.
+//
+// Register port (reg_*): peakrdl-regblock's `passthrough` CPU interface, documented in
+// ip/aes/README.md. A request is held (stall) while an external register access is
+// outstanding; a DATA_IN[3] write while the input FIFO is full, and a DATA_OUT read while no
+// result is waiting, are acknowledged only when they can complete. A bus shell (aes_wb) adapts
+// this port to its bus; the crossbar's slave timeout turns a wait that can never end into a bus
+// error.
+module aes_periph #(
+  parameter int unsigned RoundsPerCycle = 1,
+  parameter bit          Pipelined      = 1'b0,
+  parameter bit          DecEnable      = 1'b1,
+  parameter int unsigned KeyLenMax      = 256,
+  parameter int unsigned InDepth        = 2,
+  parameter int unsigned OutDepth       = 2
+) (
+  input  wire logic        clk_i,
+  input  wire logic        rst_ni,
+  // Register port: one request per cycle while reg_req_i and not stalled.
+  input  wire logic        reg_req_i,
+  input  wire logic        reg_req_is_wr_i,
+  input  wire logic [11:0] reg_addr_i,      // byte offset in the 4 KB window
+  input  wire logic [31:0] reg_wr_data_i,
+  input  wire logic [31:0] reg_wr_biten_i,
+  output logic             reg_req_stall_wr_o,
+  output logic             reg_req_stall_rd_o,
+  output logic             reg_rd_ack_o,
+  output logic             reg_rd_err_o,
+  output logic [31:0]      reg_rd_data_o,
+  output logic             reg_wr_ack_o,
+  output logic             reg_wr_err_o,
+  output logic             irq_o,
+  // DMA request lines: a channel may move one block in / out while asserted.
+  output logic             dma_in_req_o,
+  output logic             dma_out_req_o
+);
+
+  localparam int unsigned ILW = $clog2(InDepth + 1);
+  localparam int unsigned OLW = $clog2(OutDepth + 1);
+
+  aes_reg_pkg::aes_periph__in_t  hwif_in;
+  aes_reg_pkg::aes_periph__out_t hwif_out;
+
+  // Register fields used by the datapath.
+  logic [1:0]  ctrl_mode, ctrl_key_len, ctrl_ctr_width;
+  logic        ctrl_dir, ctrl_manual_start;
+  logic        cmd_key_load, cmd_start, cmd_clear;
+  logic [31:0] key_word [8];
+  logic        key_wipe;
+  logic [3:0]  iv_req, iv_req_wr, din_req, din_req_wr, dout_req;
+  logic [31:0] iv_wdata [4];
+  logic [31:0] din_wdata [4];
+  logic [31:0] perf_busy, perf_blocks;
+
+  // External access in progress: the register file raises req for one cycle and then waits.
+  typedef enum logic [1:0] { EXT_NONE, EXT_DIN3, EXT_DOUT } ext_kind_e;
+  ext_kind_e   pend_q, pend_d;
+  logic [1:0]  pend_word_q, pend_word_d;
+  ext_kind_e   cur_kind;   // the access being served this cycle
+  logic [1:0]  cur_word;
+  logic        cur_done;
+
+  // Datapath.
+  logic [31:0]  din_q [4];
+  logic [31:0]  iv_stage_q [4];
+  logic         in_push, in_full, in_empty, in_pop;
+  logic         out_push, out_full, out_empty, out_pop;
+  logic [127:0] in_head, out_head, staged_block;
+  logic [ILW-1:0] in_level;
+  logic [OLW-1:0] out_level;
+  logic         eng_in_ready, eng_out_valid, eng_busy, eng_err, eng_key_ready;
+  logic [127:0] eng_out, eng_iv;
+  logic [255:0] eng_key;
+  logic         eng_err_q, overflow_q;
+  logic         iv_load;
+
+  // A command acts one cycle after its write (the register file registers the pulse); STATUS
+  // read in that cycle must already show the command's effect, not the state before it.
+  logic status_busy;
+  assign status_busy = eng_busy | ~in_empty | cmd_key_load | cmd_start | cmd_clear;
+
+  aes_reg u_reg (
+    .clk                  (clk_i),
+    .arst_n               (rst_ni),
+    .s_cpuif_req          (reg_req_i),
+    .s_cpuif_req_is_wr    (reg_req_is_wr_i),
+    .s_cpuif_addr         (reg_addr_i),
+    .s_cpuif_wr_data      (reg_wr_data_i),
+    .s_cpuif_wr_biten     (reg_wr_biten_i),
+    .s_cpuif_req_stall_wr (reg_req_stall_wr_o),
+    .s_cpuif_req_stall_rd (reg_req_stall_rd_o),
+    .s_cpuif_rd_ack       (reg_rd_ack_o),
+    .s_cpuif_rd_err       (reg_rd_err_o),
+    .s_cpuif_rd_data      (reg_rd_data_o),
+    .s_cpuif_wr_ack       (reg_wr_ack_o),
+    .s_cpuif_wr_err       (reg_wr_err_o),
+    .hwif_in              (hwif_in),
+    .hwif_out             (hwif_out)
+  );
+
+  assign ctrl_mode         = hwif_out.CTRL.mode.value;
+  assign ctrl_dir          = hwif_out.CTRL.dir.value;
+  assign ctrl_key_len      = hwif_out.CTRL.key_len.value;
+  assign ctrl_ctr_width    = hwif_out.CTRL.ctr_width.value;
+  assign ctrl_manual_start = hwif_out.CTRL.manual_start.value;
+  assign cmd_key_load      = hwif_out.CMD.key_load.value;
+  assign cmd_start         = hwif_out.CMD.start.value;
+  assign cmd_clear         = hwif_out.CMD.clear.value;
+  assign perf_busy         = hwif_out.PERF_BUSY.count.value;
+  assign perf_blocks       = hwif_out.PERF_BLOCKS.count.value;
+
+  assign hwif_in.HWCFG.rounds_per_cycle.next = 4'(RoundsPerCycle);
+  assign hwif_in.HWCFG.pipelined.next        = Pipelined;
+  assign hwif_in.HWCFG.dec_enable.next       = DecEnable;
+  assign hwif_in.HWCFG.key256.next           = (KeyLenMax == 256);
+  assign hwif_in.HWCFG.in_depth.next         = 4'(InDepth);
+  assign hwif_in.HWCFG.out_depth.next        = 4'(OutDepth);
+  assign hwif_in.STATUS.busy.next            = status_busy;
+  assign hwif_in.STATUS.in_ready.next        = ~in_full | cmd_clear;
+  assign hwif_in.STATUS.out_valid.next       = ~out_empty & ~cmd_clear;
+  assign hwif_in.STATUS.err.next             = (eng_err_q | overflow_q) & ~cmd_clear;
+  assign hwif_in.STATUS.key_ready.next       = eng_key_ready & ~cmd_key_load & ~cmd_clear;
+  assign hwif_in.STATUS.in_level.next        = cmd_clear ? 4'd0 : 4'(in_level);
+  assign hwif_in.STATUS.out_level.next       = cmd_clear ? 4'd0 : 4'(out_level);
+  assign hwif_in.IRQ_STATUS.done.hwset       = out_push;
+  assign hwif_in.IRQ_STATUS.err.hwset        = (eng_err & ~eng_err_q) | (cmd_start & in_full);
+  assign hwif_in.PERF_BUSY.count.next        = perf_busy + 32'd1;
+  assign hwif_in.PERF_BUSY.count.we          = eng_busy | ~in_empty;
+  assign hwif_in.PERF_BLOCKS.count.next      = perf_blocks + 32'd1;
+  assign hwif_in.PERF_BLOCKS.count.we        = out_push;
+  for (genvar i = 0; i < 8; i++) begin : gen_key_in
+    assign hwif_in.KEY[i].word.hwclr = key_wipe;
+  end
+  for (genvar i = 0; i < 4; i++) begin : gen_ext_in
+    assign hwif_in.IV[i].rd_ack = iv_req[i] & ~iv_req_wr[i];
+    assign hwif_in.IV[i].wr_ack = iv_req[i] & iv_req_wr[i];
+    assign hwif_in.IV[i].rd_data.word = aes_pkg::bswap(eng_iv[127 - 32*i -: 32]);
+    assign hwif_in.DATA_IN[i].wr_ack = (i == 3) ? ((din_req[3] & ctrl_manual_start) |
+                                                  ((cur_kind == EXT_DIN3) & cur_done))
+                                               : din_req[i];
+    assign hwif_in.DATA_OUT[i].rd_ack = (cur_kind == EXT_DOUT) & cur_done & (cur_word == 2'(i));
+    assign hwif_in.DATA_OUT[i].rd_data.word = aes_pkg::bswap(out_head[127 - 32*i -: 32]);
+  end
+
+  for (genvar i = 0; i < 8; i++) begin : gen_key_regs
+    assign key_word[i] = hwif_out.KEY[i].word.value;
+  end
+  for (genvar i = 0; i < 4; i++) begin : gen_ext_regs
+    assign iv_req[i]     = hwif_out.IV[i].req;
+    assign iv_req_wr[i]  = hwif_out.IV[i].req_is_wr;
+    assign iv_wdata[i]   = hwif_out.IV[i].wr_data.word;
+    assign din_req[i]    = hwif_out.DATA_IN[i].req;
+    assign din_req_wr[i] = hwif_out.DATA_IN[i].req_is_wr;
+    assign din_wdata[i]  = hwif_out.DATA_IN[i].wr_data.word;
+    assign dout_req[i]   = hwif_out.DATA_OUT[i].req;
+  end
+
+  // ---- external registers ----
+  // IV words and DATA_IN[0..2] complete at once; DATA_IN[3] (auto-start) waits for FIFO room and
+  // DATA_OUT waits for a result. Only one external access is outstanding at a time.
+  always_comb begin
+    cur_kind = pend_q;
+    cur_word = pend_word_q;
+    if (din_req[3] && !ctrl_manual_start) begin
+      cur_kind = EXT_DIN3;
+    end else if (|dout_req) begin
+      cur_kind = EXT_DOUT;
+      cur_word = dout_req[3] ? 2'd3 : dout_req[2] ? 2'd2 : dout_req[1] ? 2'd1 : 2'd0;
+    end
+    unique case (cur_kind)
+      EXT_DIN3: cur_done = ~in_full;
+      EXT_DOUT: cur_done = ~out_empty;
+      default:  cur_done = 1'b0;
+    endcase
+    pend_d      = cur_done ? EXT_NONE : cur_kind;
+    pend_word_d = cur_word;
+  end
+
+  assign iv_load = iv_req[3] & iv_req_wr[3];
+
+  for (genvar i = 0; i < 4; i++) begin : gen_words
+    assign staged_block[127 - 32*i -: 32] = aes_pkg::bswap(i == 3 ? din_wdata[3] : din_q[i]);
+  end
+
+  // ---- FIFOs and engine ----
+  // With auto-start the block is DATA_IN[0..2] staged plus the DATA_IN[3] word on the bus; with
+  // manual start, all four staged words.
+  logic [127:0] manual_block;
+  for (genvar i = 0; i < 4; i++) begin : gen_manual
+    assign manual_block[127 - 32*i -: 32] = aes_pkg::bswap(din_q[i]);
+  end
+
+  assign in_push  = ((cur_kind == EXT_DIN3) & cur_done) | (cmd_start & ~in_full);
+  assign out_pop  = (cur_kind == EXT_DOUT) & cur_done & (cur_word == 2'd3);
+  assign key_wipe = cmd_key_load | cmd_clear;
+
+  aes_block_fifo #(.Depth(InDepth)) u_in_fifo (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .flush_i (cmd_clear),
+    .push_i  (in_push),
+    .data_i  (cmd_start ? manual_block : staged_block),
+    .full_o  (in_full),
+    .pop_i   (in_pop),
+    .data_o  (in_head),
+    .empty_o (in_empty),
+    .level_o (in_level)
+  );
+
+  aes_block_fifo #(.Depth(OutDepth)) u_out_fifo (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .flush_i (cmd_clear),
+    .push_i  (out_push),
+    .data_i  (eng_out),
+    .full_o  (out_full),
+    .pop_i   (out_pop),
+    .data_o  (out_head),
+    .empty_o (out_empty),
+    .level_o (out_level)
+  );
+
+  for (genvar i = 0; i < 8; i++) begin : gen_key
+    assign eng_key[255 - 32*i -: 32] = aes_pkg::bswap(key_word[i]);
+  end
+
+  assign in_pop   = ~in_empty & eng_in_ready;
+  assign out_push = eng_out_valid & ~out_full;
+
+  aes_engine #(
+    .RoundsPerCycle (RoundsPerCycle),
+    .Pipelined      (Pipelined),
+    .DecEnable      (DecEnable),
+    .KeyLenMax      (KeyLenMax)
+  ) u_engine (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .mode_i      (ctrl_mode),
+    .dir_i       (ctrl_dir),
+    .key_len_i   (ctrl_key_len),
+    .ctr_width_i (ctrl_ctr_width),
+    .key_i       (eng_key),
+    .key_we_i    (cmd_key_load),
+    .key_ready_o (eng_key_ready),
+    .iv_i        ({aes_pkg::bswap(iv_stage_q[0]), aes_pkg::bswap(iv_stage_q[1]),
+                   aes_pkg::bswap(iv_stage_q[2]), aes_pkg::bswap(iv_wdata[3])}),
+    .iv_we_i     (iv_load),
+    .iv_o        (eng_iv),
+    .clear_i     (cmd_clear),
+    .in_valid_i  (~in_empty),
+    .in_ready_o  (eng_in_ready),
+    .in_data_i   (in_head),
+    .out_valid_o (eng_out_valid),
+    .out_ready_i (~out_full),
+    .out_data_o  (eng_out),
+    .busy_o      (eng_busy),
+    .err_o       (eng_err)
+  );
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pend_q      <= EXT_NONE;
+      pend_word_q <= '0;
+      eng_err_q   <= 1'b0;
+      overflow_q  <= 1'b0;
+      for (int i = 0; i < 4; i++) begin
+        din_q[i]      <= '0;
+        iv_stage_q[i] <= '0;
+      end
+    end else begin
+      pend_q      <= pend_d;
+      pend_word_q <= pend_word_d;
+      eng_err_q   <= eng_err & ~cmd_clear;
+      // CMD.START with a full input FIFO is refused loudly, never dropped silently.
+      overflow_q  <= (overflow_q | (cmd_start & in_full)) & ~cmd_clear;
+      for (int i = 0; i < 4; i++) begin
+        if (cmd_clear) begin
+          din_q[i]      <= '0;
+          iv_stage_q[i] <= '0;
+        end else begin
+          if (din_req[i] && din_req_wr[i]) din_q[i] <= din_wdata[i];
+          if (iv_req[i] && iv_req_wr[i]) iv_stage_q[i] <= iv_wdata[i];
+        end
+      end
+    end
+  end
+
+  assign irq_o         = (hwif_out.IRQ_STATUS.done.value & hwif_out.IRQ_ENABLE.done.value) |
+                         (hwif_out.IRQ_STATUS.err.value & hwif_out.IRQ_ENABLE.err.value);
+  assign dma_in_req_o  = hwif_out.DMA_CTRL.in_en.value & ~in_full;
+  assign dma_out_req_o = hwif_out.DMA_CTRL.out_en.value & ~out_empty;
+
+  // HWCFG reads the parameters back: each must fit its field (tests/test_reg_enums.py checks the
+  // SoC configurations, this every other instance).
+  if (InDepth < 1 || InDepth > 15 || OutDepth < 1 || OutDepth > 15 || RoundsPerCycle > 15)
+  begin : gen_bad_params
+    $error("aes_periph: InDepth, OutDepth and RoundsPerCycle must fit their HWCFG fields");
+  end
+
+  // Only the write enables of the external registers are unused (every write is a full word).
+  logic unused;
+  always_comb begin
+    unused = 1'b0;
+    for (int i = 0; i < 4; i++) begin
+      unused ^= ^{hwif_out.IV[i].wr_biten, hwif_out.DATA_IN[i].wr_biten,
+                  hwif_out.DATA_OUT[i].req_is_wr};
+    end
+  end
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: Apache-2.0
+// XIP flash controller, bus-neutral: register file, key unwrap, statistics and xip_core.
+`default_nettype none
+
+// Two request ports:
+//   win_*  the flash window: a read request of one word (win_addr_i, word address in the flash)
+//          is held until win_ack_o, which comes with the word in win_rdata_o (xip_core).
+//   reg_*  the register file generated from data/xip.rdl: peakrdl-regblock's passthrough CPU
+//          interface (ip/xip/README.md), acknowledged in the request cycle.
+// otp_kek_i is the key-encryption key from OTP: it only ever reaches the unwrap engine.
+module xip_periph #(
+  parameter int unsigned FlashBytes       = 16 * 1024 * 1024,  // power of two, at most 16 MB
+  parameter int unsigned PrefetchWords    = 16,                // 16 words = 2 x 32-byte lines
+  parameter int unsigned KsRoundsPerCycle = 1                  // keystream AES core
+) (
+   input  wire logic         clk_i,
+  input  wire logic         rst_ni,
+
+  input  wire logic                                win_req_i,
+  input  wire logic [$clog2(FlashBytes / 4)-1:0]   win_addr_i,
+  output logic                                     win_ack_o,
+  output logic      [31:0]                         win_rdata_o,
+
+  input  wire logic         reg_req_i,
+  input  wire logic         reg_req_is_wr_i,
+  input  wire logic [11:0]  reg_addr_i,
+  input  wire logic [31:0]  reg_wr_data_i,
+  input  wire logic [31:0]  reg_wr_biten_i,
+  output logic              reg_req_stall_wr_o,
+  output logic              reg_req_stall_rd_o,
+  output logic              reg_rd_ack_o,
+  output logic              reg_rd_err_o,
+  output logic      [31:0]  reg_rd_data_o,
+  output logic              reg_wr_ack_o,
+  output logic              reg_wr_err_o,
+
+  /* verilator tracing_off */
+  input  wire logic [127:0] otp_kek_i,
+  /* verilator tracing_on */
+
+  output logic              flash_sck_o,
+  output logic              flash_cs_no,
+  output logic      [3:0]   flash_io_o,
+  output logic      [3:0]   flash_io_oe_o,
+  input  wire logic [3:0]   flash_io_i
+);
+
+  // Register block.
+  logic [7:0]   cfg_div;
+  logic [3:0]   cfg_dummy;
+  logic [1:0]   cfg_cmd;
+  logic         cfg_cont;
+  logic [3:0]   cfg_mod;
+  logic         ctrl_flush, ctrl_clr_stats;
+  logic [191:0] blob_le;
+  logic [1:0]   unwrap_ctx;
+  logic         unwrap_go;
+  logic [3:0]   ctx_en, ctx_lock;
+  logic [55:0]  ctx_start;
+  logic [59:0]  ctx_end;
+  logic [255:0] nonce_le, nonce;
+  logic [19:0]  ctx_mod;
+
+  // Core.
+  logic         core_busy, core_cont, stat_hit, stat_wait, stat_miss;
+  logic [3:0]   key_valid, ctx_active;
+  logic [31:0]  hits_q, waits_q, misses_q;
+
+  // Unwrap.
+  logic         kw_start, kw_busy, kw_done, kw_ok;
+  /* verilator tracing_off */
+  logic [127:0] kw_key;
+  /* verilator tracing_on */
+  logic [191:0] blob;
+  logic [1:0]   kw_ctx_q;
+  logic         lock_err_set;
+  logic         flush;
+
+  xip_reg_pkg::xip__in_t  hwif_in;
+  xip_reg_pkg::xip__out_t hwif_out;
+
+  xip_reg u_reg (
+    .clk                  (clk_i),
+    .arst_n               (rst_ni),
+    .s_cpuif_req          (reg_req_i),
+    .s_cpuif_req_is_wr    (reg_req_is_wr_i),
+    .s_cpuif_addr         (reg_addr_i),
+    .s_cpuif_wr_data      (reg_wr_data_i),
+    .s_cpuif_wr_biten     (reg_wr_biten_i),
+    .s_cpuif_req_stall_wr (reg_req_stall_wr_o),
+    .s_cpuif_req_stall_rd (reg_req_stall_rd_o),
+    .s_cpuif_rd_ack       (reg_rd_ack_o),
+    .s_cpuif_rd_err       (reg_rd_err_o),
+    .s_cpuif_rd_data      (reg_rd_data_o),
+    .s_cpuif_wr_ack       (reg_wr_ack_o),
+    .s_cpuif_wr_err       (reg_wr_err_o),
+    .hwif_in              (hwif_in),
+    .hwif_out             (hwif_out)
+  );
+
+  assign cfg_div        = hwif_out.CFG.div.value;
+  assign cfg_dummy      = hwif_out.CFG.dummy.value;
+  assign cfg_cmd        = hwif_out.CFG.cmd.value;
+  assign cfg_cont       = hwif_out.CFG.cont.value;
+  assign cfg_mod        = {hwif_out.CFG.cont.swmod, hwif_out.CFG.cmd.swmod, hwif_out.CFG.dummy.swmod,
+                           hwif_out.CFG.div.swmod};
+  assign ctrl_flush     = hwif_out.CTRL.flush.value;
+  assign ctrl_clr_stats = hwif_out.CTRL.clr_stats.value;
+  assign unwrap_ctx     = hwif_out.UNWRAP.ctx.value;
+  assign unwrap_go      = hwif_out.UNWRAP.go.value;
+
+  assign hwif_in.STATUS.busy.next                = core_busy;
+  assign hwif_in.STATUS.cont.next                = core_cont;
+  assign hwif_in.HITS.count.next                 = hits_q;
+  assign hwif_in.WAITS.count.next                = waits_q;
+  assign hwif_in.MISSES.count.next               = misses_q;
+  assign hwif_in.OTFAD_STATUS.busy.next          = kw_busy | unwrap_go;
+  assign hwif_in.OTFAD_STATUS.unwrap_err.hwset   = kw_done & ~kw_ok;
+  assign hwif_in.OTFAD_STATUS.lock_err.hwset     = lock_err_set;
+  assign hwif_in.OTFAD_STATUS.key_valid.next     = key_valid;
+  assign hwif_in.OTFAD_STATUS.active.next        = ctx_active;
+
+  for (genvar i = 0; i < 6; i++) begin : gen_blob_regs
+    assign blob_le[32 * i +: 32] = hwif_out.KEYBLOB[i].data.value;
+  end
+  // Context c: CTRL, START, END, NONCE[0], NONCE[1] modified bits at ctx_mod[5c +: 5].
+  for (genvar c = 0; c < 4; c++) begin : gen_ctx_regs
+    assign ctx_en[c]                   = hwif_out.CTX[c].CTRL.en.value;
+    assign ctx_lock[c]                 = hwif_out.CTX[c].CTRL.lock.value;
+    assign ctx_start[14 * c +: 14]     = hwif_out.CTX[c].START.addr.value;
+    assign ctx_end[15 * c +: 15]       = hwif_out.CTX[c].END.addr.value;
+    assign nonce_le[64 * c +: 32]      = hwif_out.CTX[c].NONCE[0].data.value;
+    assign nonce_le[64 * c + 32 +: 32] = hwif_out.CTX[c].NONCE[1].data.value;
+    assign ctx_mod[5 * c +: 5]         = {hwif_out.CTX[c].NONCE[1].data.swmod,
+                                          hwif_out.CTX[c].NONCE[0].data.swmod,
+                                          hwif_out.CTX[c].END.addr.swmod,
+                                          hwif_out.CTX[c].START.addr.swmod,
+                                          hwif_out.CTX[c].CTRL.en.swmod};
+    assign hwif_in.CTX[c].CTRL.en.swwel         = ctx_lock[c];
+    assign hwif_in.CTX[c].START.addr.swwel      = ctx_lock[c];
+    assign hwif_in.CTX[c].END.addr.swwel        = ctx_lock[c];
+    assign hwif_in.CTX[c].NONCE[0].data.swwel   = ctx_lock[c];
+    assign hwif_in.CTX[c].NONCE[1].data.swwel   = ctx_lock[c];
+  end
+
+  // Registers hold memory-order words (byte 0 in bits [7:0]); AES wants byte 0 on top.
+  for (genvar i = 0; i < 6; i++) begin : gen_blob
+    assign blob[191 - 32 * i -: 32] = aes_pkg::bswap(blob_le[32 * i +: 32]);
+  end
+  for (genvar c = 0; c < 4; c++) begin : gen_nonce
+    assign nonce[64 * c +: 64] = {aes_pkg::bswap(nonce_le[64 * c +: 32]), aes_pkg::bswap(nonce_le[64 * c + 32 +: 32])};
+  end
+
+  // Key unwrap: refused for a locked context, ignored while one runs.
+  assign kw_start     = unwrap_go & ~kw_busy & ~ctx_lock[unwrap_ctx];
+  assign lock_err_set = unwrap_go & ~kw_busy & ctx_lock[unwrap_ctx];
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      kw_ctx_q <= '0;
+    end else if (kw_start) begin
+      kw_ctx_q <= unwrap_ctx;
+    end
+  end
+
+  xip_keywrap u_keywrap (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .kek_i   (otp_kek_i),
+    .start_i (kw_start),
+    .blob_i  (blob),
+    .busy_o  (kw_busy),
+    .done_o  (kw_done),
+    .ok_o    (kw_ok),
+    .key_o   (kw_key)
+  );
+
+  // Anything that changes what a flash word reads as empties the prefetch buffer.
+  assign flush = ctrl_flush | (|cfg_mod) | (|ctx_mod) | kw_done;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      hits_q   <= '0;
+      waits_q  <= '0;
+      misses_q <= '0;
+    end else if (ctrl_clr_stats) begin
+      hits_q   <= '0;
+      waits_q  <= '0;
+      misses_q <= '0;
+    end else begin
+      hits_q   <= hits_q + {31'b0, stat_hit};
+      waits_q  <= waits_q + {31'b0, stat_wait};
+      misses_q <= misses_q + {31'b0, stat_miss};
+    end
+  end
+
+  xip_core #(
+    .FlashBytes       (FlashBytes),
+    .PrefetchWords    (PrefetchWords),
+    .KsRoundsPerCycle (KsRoundsPerCycle)
+  ) u_core (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .req_i        (win_req_i),
+    .req_addr_i   (win_addr_i),
+    .ack_o        (win_ack_o),
+    .rdata_o      (win_rdata_o),
+    .cfg_div_i    (cfg_div),
+    .cfg_dummy_i  (cfg_dummy),
+    .cfg_cmd_i    (cfg_cmd),
+    .cfg_cont_i   (cfg_cont),
+    .flush_i      (flush),
+    .ctx_en_i     (ctx_en),
+    .ctx_start_i  (ctx_start),
+    .ctx_end_i    (ctx_end),
+    .ctx_nonce_i  (nonce),
+    .key_we_i     (kw_done),
+    .key_ctx_i    (kw_ctx_q),
+    .key_ok_i     (kw_ok),
+    .key_i        (kw_key),
+    .key_valid_o  (key_valid),
+    .ctx_active_o (ctx_active),
+    .busy_o       (core_busy),
+    .cont_o       (core_cont),
+    .stat_hit_o   (stat_hit),
+    .stat_wait_o  (stat_wait),
+    .stat_miss_o  (stat_miss),
+    .sck_o        (flash_sck_o),
+    .cs_no        (flash_cs_no),
+    .io_o         (flash_io_o),
+    .io_oe_o      (flash_io_oe_o),
+    .io_i         (flash_io_i)
+  );
+
+  // The register file keeps the sticky error bits for software; nothing here needs them.
+  logic unused;
+  assign unused = ^{hwif_out.OTFAD_STATUS.unwrap_err.value, hwif_out.OTFAD_STATUS.lock_err.value};
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,101 @@
+"""The register maps' enums are the one source of the encodings: the generated C enums, the
+drivers' enums, the SystemVerilog packages and the SoC parameters must agree with the RDL."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from aesoc import regs
+from aesoc.soc import config_names, load_config
+from aesoc.toolchain import REPO
+
+# SystemVerilog packages whose encodings are generated from an RDL: (package file, block, enum ->
+# constant prefix), as written by aesoc.regs.sv_enum_constants.
+SV_PACKAGES = [
+    (REPO / "ip" / "aes" / "rtl" / "aes_pkg.sv", "aes",
+     {"aes_mode_e": "AES_MODE_", "aes_dir_e": "AES_DIR_", "aes_key_len_e": "AES_", "aes_ctr_width_e": "AES_"}),
+    (REPO / "ip" / "dma" / "rtl" / "dma_pkg.sv", "dma",
+     {"dma_addr_mode_e": "AM_", "dma_burst_e": "", "dma_err_e": "ERR_"}),
+    (REPO / "ip" / "xip" / "rtl" / "xip_pkg.sv", "xip", {"xip_read_cmd_e": "XIP_CMD_"}),
+]
+
+# Driver enums that name the register map's encodings: C constant -> (block, enum, member).
+DRIVER_ENUMS = {
+    "AES_DEV_ECB": ("aes", "aes_mode_e", "ECB"), "AES_DEV_CBC": ("aes", "aes_mode_e", "CBC"),
+    "AES_DEV_CTR": ("aes", "aes_mode_e", "CTR"),
+    "AES_DEV_ENCRYPT": ("aes", "aes_dir_e", "ENC"), "AES_DEV_DECRYPT": ("aes", "aes_dir_e", "DEC"),
+    "AES_DEV_CTR32": ("aes", "aes_ctr_width_e", "CTR_32"), "AES_DEV_CTR64": ("aes", "aes_ctr_width_e", "CTR_64"),
+    "AES_DEV_CTR128": ("aes", "aes_ctr_width_e", "CTR_128"),
+    "AES_CFU_ECB": ("aes", "aes_mode_e", "ECB"), "AES_CFU_CBC": ("aes", "aes_mode_e", "CBC"),
+    "AES_CFU_ENCRYPT": ("aes", "aes_dir_e", "ENC"), "AES_CFU_DECRYPT": ("aes", "aes_dir_e", "DEC"),
+    "DMA_ADDR_INC": ("dma", "dma_addr_mode_e", "INC"), "DMA_ADDR_FIXED": ("dma", "dma_addr_mode_e", "FIXED"),
+    "DMA_ADDR_WRAP": ("dma", "dma_addr_mode_e", "WRAP"),
+    "DMA_ERR_NONE": ("dma", "dma_err_e", "NONE"), "DMA_ERR_ABORT": ("dma", "dma_err_e", "ABORT"),
+    "XIP_CMD_READ": ("xip", "xip_read_cmd_e", "READ"), "XIP_CMD_QUAD_IO": ("xip", "xip_read_cmd_e", "QIO"),
+}
+DRIVER_HEADERS = ["aes_dev.h", "aes_cfu.h", "dma.h", "xip.h"]
+
+# HWCFG fields that read back a parameter: (block, field, SoC configuration parameter).
+DEPTH_FIELDS = [
+    ("aes", "HWCFG.in_depth", "AesFifoDepth"),
+    ("aes", "HWCFG.out_depth", "AesFifoDepth"),
+    ("aes", "HWCFG.rounds_per_cycle", "AesRoundsPerCycle"),
+    ("dma", "HWCFG.fifo_depth", "DmaFifoDepth"),
+]
+
+
+def _c_enum_name(block: str, enum: str, member: str) -> str:
+    return f"{regs.regmap(block).top}__{enum.removesuffix('_e')}__{member}".upper()
+
+
+def _c_values(tmp_path: Path, names: list[str], headers: list[str]) -> dict[str, int]:
+    """Compile and run a host program that prints each C constant (what a compiler sees)."""
+    blocks = regs.generate_all()
+    src = tmp_path / "enums.c"
+    lines = ["#include <stdio.h>", *[f'#include "{h}"' for h in headers], "int main(void) {"]
+    lines += [f'  printf("%s %d\\n", "{n}", (int)({n}));' for n in names]
+    src.write_text("\n".join([*lines, "  return 0;", "}", ""]))
+    exe = tmp_path / "enums"
+    includes = [f"-I{b.out_dir}" for b in blocks] + [f"-I{d}" for d in sorted(REPO.glob("ip/*/sw"))]
+    subprocess.run(["cc", "-std=gnu11", "-Wall", "-Werror", *includes, str(src), "-o", str(exe)], check=True,
+                   capture_output=True, text=True)
+    out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
+    return {name: int(value) for name, value in (line.split() for line in out.splitlines())}
+
+
+def test_generated_c_enums_match_rdl(tmp_path: Path) -> None:
+    expected = {_c_enum_name(b, e, m): v for b in ("aes", "dma", "xip")
+                for e, members in regs.regmap(b).enums.items() for m, v in members.items()}
+    assert len(expected) >= 20, expected
+    got = _c_values(tmp_path, sorted(expected), [f"{b}_enums.h" for b in ("aes", "dma", "xip")])
+    assert got == expected
+
+
+def test_driver_enums_are_the_rdl_encodings(tmp_path: Path) -> None:
+    got = _c_values(tmp_path, sorted(DRIVER_ENUMS), DRIVER_HEADERS)
+    expected = {n: regs.regmap(b).enums[e][m] for n, (b, e, m) in DRIVER_ENUMS.items()}
+    assert got == expected
+
+
+@pytest.mark.parametrize("package,block,prefixes", SV_PACKAGES, ids=[p[0].name for p in SV_PACKAGES])
+def test_sv_package_encodings_are_generated(package: Path, block: str, prefixes: dict[str, str]) -> None:
+    """The package holds the constants aesoc.regs writes from the RDL, not a hand-typed copy."""
+    generated = regs.sv_enum_constants(block, prefixes)
+    assert generated in package.read_text(), (
+        f"{package.relative_to(REPO)} is not current with {regs.block(block).rdl.relative_to(REPO)}; "
+        f"replace its generated block with:\n{generated}")
+
+
+@pytest.mark.parametrize("config", config_names())
+def test_depth_fields_hold_their_parameters(config: str) -> None:
+    """Every parameter a HWCFG field reads back fits the field in every SoC configuration (the
+    readback itself is checked in simulation: test_aes_dev_soc.py, cocotb_dma.py)."""
+    params = load_config(config).params
+    for block, name, param in DEPTH_FIELDS:
+        if param not in params:
+            continue
+        width = regs.regmap(block).fields[name].width
+        assert 0 <= params[param] < (1 << width), f"{config}: {param} = {params[param]} does not fit {block} {name}"
