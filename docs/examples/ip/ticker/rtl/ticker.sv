@@ -20,32 +20,50 @@ module ticker (
   output logic             dma_req_o
 );
 
-  logic        en, ticks_read, irq_pending, irq_enable, reg_stall;
+  logic        en, ticks_read, irq_pending, irq_enable;
   logic [31:0] period;
   logic [31:0] count_q, count_d, ticks_q, ticks_d;
   logic        req_q, req_d, tick;
+  logic [31:0] biten;
+  logic        stall_wr, stall_rd, rd_ack, rd_err, wr_ack, wr_err;
+
+  ticker_reg_pkg::ticker__in_t  hwif_in;
+  ticker_reg_pkg::ticker__out_t hwif_out;
+
+  // Wishbone onto the generated block's request/response port (as every aesoc shell does).
+  for (genvar i = 0; i < 4; i++) begin : gen_biten
+    assign biten[8*i +: 8] = {8{wb_sel_i[i]}};
+  end
 
   ticker_reg u_reg (
-    .clk                           (clk_i),
-    .arst_n                        (rst_ni),
-    .wb_cyc                        (wb_cyc_i),
-    .wb_stb                        (wb_stb_i),
-    .wb_we                         (wb_we_i),
-    .wb_stall                      (reg_stall),
-    .wb_adr                        ({wb_adr_i, 2'b00}),
-    .wb_odat                       (wb_dat_i),
-    .wb_sel                        (wb_sel_i),
-    .wb_ack                        (wb_ack_o),
-    .wb_err                        (wb_err_o),
-    .wb_idat                       (wb_dat_o),
-    .hwif_out_ctrl_en              (en),
-    .hwif_out_period_cycles        (period),
-    .hwif_in_ticks_count           (ticks_q),
-    .hwif_out_ticks_count_swacc    (ticks_read),
-    .hwif_out_irq_status_tick      (irq_pending),
-    .hwif_in_irq_status_tick_hwset (tick),
-    .hwif_out_irq_enable_tick      (irq_enable)
+    .clk                  (clk_i),
+    .arst_n               (rst_ni),
+    .s_cpuif_req          (wb_stb_i),
+    .s_cpuif_req_is_wr    (wb_we_i),
+    .s_cpuif_addr         ({wb_adr_i, 2'b00}),
+    .s_cpuif_wr_data      (wb_dat_i),
+    .s_cpuif_wr_biten     (biten),
+    .s_cpuif_req_stall_wr (stall_wr),
+    .s_cpuif_req_stall_rd (stall_rd),
+    .s_cpuif_rd_ack       (rd_ack),
+    .s_cpuif_rd_err       (rd_err),
+    .s_cpuif_rd_data      (wb_dat_o),
+    .s_cpuif_wr_ack       (wr_ack),
+    .s_cpuif_wr_err       (wr_err),
+    .hwif_in              (hwif_in),
+    .hwif_out             (hwif_out)
   );
+
+  assign wb_err_o = rd_err | wr_err;
+  assign wb_ack_o = (rd_ack | wr_ack) & ~wb_err_o;
+
+  assign en          = hwif_out.CTRL.en.value;
+  assign period      = hwif_out.PERIOD.cycles.value;
+  assign ticks_read  = hwif_out.TICKS.count.swacc;
+  assign irq_pending = hwif_out.IRQ_STATUS.tick.value;
+  assign irq_enable  = hwif_out.IRQ_ENABLE.tick.value;
+  assign hwif_in.TICKS.count.next      = ticks_q;
+  assign hwif_in.IRQ_STATUS.tick.hwset = tick;
 
   always_comb begin
     tick    = en && (count_q <= 32'd1);
@@ -71,7 +89,7 @@ module ticker (
   assign dma_req_o = req_q;
 
   logic unused;
-  assign unused = reg_stall;  // the generated block never stalls
+  assign unused = ^{wb_cyc_i, stall_wr, stall_rd};  // the generated block never stalls
 
 endmodule
 
