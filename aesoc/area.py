@@ -40,11 +40,7 @@ def _instance(config: SocConfig, name: str, **override: int) -> Block:
     SoC-facing module, its RTL and generated register block, the instance's parameters."""
     inst = config.instance(name)
     blk = inst.block
-    gen = soc.reg_block(blk).sv_files if blk.rdl is not None else []
-    # Packages, then the generated register block (its package first), then the modules.
-    sources = (*[p for p in blk.rtl if p.name.endswith("_pkg.sv")], *gen,
-               *[p for p in blk.rtl if not p.name.endswith("_pkg.sv")])
-    return Block(blk.module, sources, tuple({**inst.params, **override}.items()))
+    return Block(blk.module, tuple(soc.ip_sources(blk)), tuple({**inst.params, **override}.items()))
 
 
 def _xbar_params(config: SocConfig) -> tuple[tuple[str, int | str], ...]:

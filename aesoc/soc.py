@@ -56,6 +56,14 @@ def rtl_sources(config: Soc, sim: bool = False) -> list[Path]:
     return [vexriscv_verilog(), gen["pkg"], *packages, *generated, *modules, *tops]
 
 
+def ip_sources(block: ipblock.IpBlock) -> list[Path]:
+    """One IP's RTL in compile order, from its manifest: packages, its generated register block
+    (package first), then the modules."""
+    gen = reg_block(block).sv_files if block.rdl is not None else []
+    return [*[p for p in block.rtl if p.name.endswith("_pkg.sv")], *gen,
+            *[p for p in block.rtl if not p.name.endswith("_pkg.sv")]]
+
+
 def reg_block(block: ipblock.IpBlock) -> regs.RegBlock:
     """The generated register block of an IP with a register map (generated when stale)."""
     assert block.rdl is not None

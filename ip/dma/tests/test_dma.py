@@ -7,16 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from aesoc import regs
+from aesoc import ipblock
+from aesoc.soc import ip_sources
 from aesoc.cocotb_flow import run_cocotb
 from aesoc.toolchain import REPO
 
 HERE = Path(__file__).resolve().parent
 RTL = HERE.parent / "rtl"
-RTL_FILES = ["dma_pkg.sv", "dma_arb.sv", "dma_fifo_ram.sv", "dma_chan_regs.sv", "dma_channel.sv", "dma_range_check.sv",
-             "dma_rd_engine.sv", "dma_wr_engine.sv", "dma_core.sv", "dma_periph.sv", "dma_wb.sv"]
 TB_FILES = ["tb_dma_mem.sv", "tb_dma_periph.sv", "tb_dma_traffic.sv", "tb_dma_wbmon.sv", "tb_dma.sv"]
-XBAR = REPO / "ip" / "wb_xbar" / "rtl"
 
 # Groups of cocotb tests (cocotb_dma.py), one pytest case each per FIFO depth.
 GROUPS = {
@@ -31,11 +29,10 @@ GROUPS = {
 
 
 def sources() -> list[Path]:
-    block = regs.block("dma")
-    regs.generate(block)
-    # The project waivers cover the generated register block (struct-level false reports).
-    return [REPO / "sim" / "waivers.vlt", RTL / "dma_pkg.sv", *block.sv_files, *(RTL / f for f in RTL_FILES[1:]),
-            XBAR / "wb_xbar_arb.sv", XBAR / "wb_xbar.sv", *(HERE / f for f in TB_FILES)]
+    # The project waivers cover the generated register block (struct-level false reports); the
+    # DMA's and the crossbar's RTL come from their manifests (ip/*/ip.toml).
+    return [REPO / "sim" / "waivers.vlt", *ip_sources(ipblock.block("dma")), *ipblock.block("wb_xbar").rtl,
+            *(HERE / f for f in TB_FILES)]
 
 
 @pytest.mark.parametrize("group", GROUPS)

@@ -10,13 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from aesoc import regs
+from aesoc import ipblock
+from aesoc.soc import ip_sources
 from aesoc.cocotb_flow import run_cocotb
 from aesoc.toolchain import REPO, verilator_bin, verilator_lock
 
 TESTS = Path(__file__).resolve().parent
-RTL = TESTS.parent / "rtl"
-AES = REPO / "ip" / "aes" / "rtl"
 
 # Signals that carry a key, the KEK or unwrap intermediates; AES core instances as a whole.
 SECRET_SIGNALS = {"otp_kek_i", "kek_i", "key_q", "key_i", "key_o", "kw_key", "aes_key", "aes_in", "aes_out",
@@ -25,17 +24,11 @@ SECRET_SCOPES = {"u_aes"}
 
 
 def sources() -> list[Path]:
-    block = regs.block("xip")
-    regs.generate(block)
+    # The XIP controller's and the flash model's RTL from their manifests (ip/*/ip.toml).
     return [
         TESTS / "waivers.vlt",
         REPO / "sim" / "waivers.vlt",  # the generated register block
-        AES / "aes_pkg.sv", AES / "aes_sbox.sv", AES / "aes_round.sv", AES / "aes_key_expand.sv",
-        AES / "aes_cipher_core.sv", AES / "aes_cipher.sv",
-        *block.sv_files,
-        RTL / "xip_pkg.sv", RTL / "xip_seq.sv", RTL / "xip_otfad.sv", RTL / "xip_keywrap.sv", RTL / "xip_core.sv",
-        RTL / "xip_periph.sv", RTL / "xip.sv",
-        REPO / "ip" / "qspi_flash" / "rtl" / "qspi_flash.sv",
+        *ip_sources(ipblock.block("xip")), *ipblock.block("qspi_flash").rtl,
         TESTS / "tb_xip.sv",
     ]
 
