@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from aesoc.synth import FAMILIES, SynthResult, synthesize, tail, tool_version
-from aesoc.toolchain import BUILD, ToolError
+from aesoc.toolchain import BUILD, ToolError, yowasp_env
 
 FPGA_BUILD = BUILD / "fpga"
 CACHE = FPGA_BUILD / "cache"
@@ -308,7 +308,7 @@ def _nextpnr(netlist: Path, device: str, seed: int, work: Path) -> dict[str, Any
            *flags, "--json", str(netlist), "--report", str(report), "--seed", str(seed),
            "--freq", str(TARGET_MHZ[family]), "--timing-allow-fail", "-l", str(log), "-q"]
     with tool_slot():
-        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False, env=yowasp_env())
     text = log.read_text(errors="replace") if log.is_file() else proc.stderr
     misfit = misfit_from_log(text)
     if misfit is not None:

