@@ -38,12 +38,12 @@ DRIVER_ENUMS = {
 }
 DRIVER_HEADERS = ["aes_dev.h", "aes_cfu.h", "dma.h", "xip.h"]
 
-# HWCFG fields that read back a parameter: (block, field, SoC configuration parameter).
+# HWCFG fields that read back a parameter: (block, field, the block's parameter in ip/<block>/ip.toml).
 DEPTH_FIELDS = [
-    ("aes", "HWCFG.in_depth", "AesFifoDepth"),
-    ("aes", "HWCFG.out_depth", "AesFifoDepth"),
-    ("aes", "HWCFG.rounds_per_cycle", "AesRoundsPerCycle"),
-    ("dma", "HWCFG.fifo_depth", "DmaFifoDepth"),
+    ("aes", "HWCFG.in_depth", "InDepth"),
+    ("aes", "HWCFG.out_depth", "OutDepth"),
+    ("aes", "HWCFG.rounds_per_cycle", "RoundsPerCycle"),
+    ("dma", "HWCFG.fifo_depth", "FifoDepth"),
 ]
 
 
@@ -93,9 +93,13 @@ def test_sv_package_encodings_are_generated(package: Path, block: str, prefixes:
 def test_depth_fields_hold_their_parameters(config: str) -> None:
     """Every parameter a HWCFG field reads back fits the field in every SoC configuration (the
     readback itself is checked in simulation: test_aes_dev_soc.py, cocotb_dma.py)."""
-    params = load_config(config).params
+    soc = load_config(config)
+    checked = 0
     for block, name, param in DEPTH_FIELDS:
-        if param not in params:
-            continue
         width = regs.regmap(block).fields[name].width
-        assert 0 <= params[param] < (1 << width), f"{config}: {param} = {params[param]} does not fit {block} {name}"
+        for inst in (i for i in soc.instances if i.block.name == block):
+            value = inst.params[param]
+            assert 0 <= value < (1 << width), f"{config}: {inst.name}.{param} = {value} does not fit {block} {name}"
+            checked += 1
+    has = {block for block, _, _ in DEPTH_FIELDS if soc.has(block)}
+    assert checked == sum(1 for b, _, _ in DEPTH_FIELDS if b in has), "a depth field was not checked"

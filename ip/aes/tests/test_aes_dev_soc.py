@@ -53,10 +53,10 @@ def test_aes_dev_firmware() -> None:
     assert result.status == "exit", line
     assert result.code == 0, result.console
     # The depth and datapath fields of HWCFG read back the parameters the SoC was built with.
-    params = load_config("full").params
+    params = load_config("full").of_block("aes").params
     (hwcfg,) = result.records_of("aes_hwcfg")
-    assert (hwcfg["in_depth"], hwcfg["out_depth"]) == (params["AesFifoDepth"], params["AesFifoDepth"]), hwcfg
-    assert hwcfg["rounds_per_cycle"] == params["AesRoundsPerCycle"], hwcfg
+    assert (hwcfg["in_depth"], hwcfg["out_depth"]) == (params["InDepth"], params["OutDepth"]), hwcfg
+    assert hwcfg["rounds_per_cycle"] == params["RoundsPerCycle"], hwcfg
     words = _words(0x1D872B41)
     records = iter(result.records_of("aes_dev_diff"))
     checked = 0
