@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 import cocotb
+from cocotb.handle import ArrayObject
 from cocotb.triggers import ReadOnly, RisingEdge, Timer
 
 from aes_ref import MODES, cavp_file, next_iv, read_ctr_txt, read_rsp, reference
@@ -318,12 +319,13 @@ async def one_block_per_mode(dut: Any) -> None:
 
 
 def registers(handle: Any) -> list[Any]:
-    """Every `*_q` register under `handle` (recursing through instances and generate blocks)."""
+    """Every `*_q` register under `handle` (recursing through instances and generate blocks); an
+    unpacked array of registers (the pipelined stages) counts element by element."""
     found: list[Any] = []
     for child in handle:
         name = child._name
         if name.endswith("_q"):
-            found.append(child)
+            found.extend(list(child) if isinstance(child, ArrayObject) else [child])
         elif not hasattr(child, "value"):
             found.extend(registers(child))
     return found
