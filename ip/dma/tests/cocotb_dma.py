@@ -779,7 +779,7 @@ async def counters_match_testbench(dut):
     for cyc in range(2000):
         dut.ext_req_i.value = 0b10 if cyc % 23 == 22 else 0
         await ReadOnly()
-        ch1 = dut.u_dma.u_core.gen_ch[1].u_ch
+        ch1 = dut.u_dma.u_periph.u_core.gen_ch[1].u_ch
         if int(ch1.state_q.value) == 2 and int(ch1.scred_q.value) == 0 and int(ch1.rd_left_q.value) != 0:
             expect_wait += 1
         busy = dma.busy(1)

@@ -276,7 +276,7 @@ class BeatLog:
 
     async def run(self, level_channels: tuple[int, ...] = ()) -> None:
         d = self.dut
-        levels = {c: d.u_dma.u_core.gen_ch[c].u_ch.count_q for c in level_channels}
+        levels = {c: d.u_dma.u_periph.u_core.gen_ch[c].u_ch.count_q for c in level_channels}
         while self.running:
             await RisingEdge(d.clk_i)
             await ReadOnly()
