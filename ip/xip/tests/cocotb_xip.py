@@ -260,7 +260,7 @@ class KeystreamWatch:
     and until the first data nibble is sampled (rising SCK edge in the data phase)."""
 
     def __init__(self, dut: Any) -> None:
-        self.core = dut.u_xip.u_core
+        self.core = dut.u_xip.u_periph.u_core
         self.ready: list[int] = []
         self.nibble: list[int] = []
         self.running = True
