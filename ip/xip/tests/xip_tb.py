@@ -186,7 +186,7 @@ class XipTb:
         await self.reg_write(f"CTX[{r.ctx}].END", r.end)
         await self.reg_write(f"CTX[{r.ctx}].NONCE[0]", int.from_bytes(r.nonce[:4], "little"))
         await self.reg_write(f"CTX[{r.ctx}].NONCE[1]", int.from_bytes(r.nonce[4:], "little"))
-        await self.reg_write(f"CTX[{r.ctx}].CTRL", field("CTX0.CTRL.en", 1) | field("CTX0.CTRL.lock", int(lock)))
+        await self.reg_write(f"CTX[{r.ctx}].CTRL", field("CTX.CTRL.en", 1) | field("CTX.CTRL.lock", int(lock)))
 
     # -- flash window --------------------------------------------------------------------------
 
