@@ -31,10 +31,10 @@ def load_config(name: str) -> Soc:
     return elaborate(name)
 
 
-def _ordered(paths: list[Path]) -> list[Path]:
-    """Unique, packages first (every block's), then modules in manifest order."""
+def _split(paths: list[Path]) -> tuple[list[Path], list[Path]]:
+    """Unique paths in order, as (packages, modules): every package goes before any module."""
     unique = list(dict.fromkeys(paths))
-    return [p for p in unique if p.name.endswith("_pkg.sv")] + [p for p in unique if not p.name.endswith("_pkg.sv")]
+    return [p for p in unique if p.name.endswith("_pkg.sv")], [p for p in unique if not p.name.endswith("_pkg.sv")]
 
 
 def rtl_sources(config: Soc, sim: bool = False) -> list[Path]:
@@ -47,9 +47,7 @@ def rtl_sources(config: Soc, sim: bool = False) -> list[Path]:
     if sim:
         used.append(ipblock.block("qspi_flash"))
     used = list({b.name: b for b in used}.values())
-    ip_rtl = _ordered([p for b in used for p in b.rtl])
-    packages = [p for p in ip_rtl if p.name.endswith("_pkg.sv")]
-    modules = [p for p in ip_rtl if not p.name.endswith("_pkg.sv")]
+    packages, modules = _split([p for b in used for p in b.rtl])
     # Generated register blocks (their package first) before the IP modules that use them.
     generated = [f for b in used if b.rdl is not None for f in reg_block(b).sv_files]
     tops = [gen["top"], *([gen["sim_top"]] if sim else [])]
@@ -60,8 +58,8 @@ def ip_sources(block: ipblock.IpBlock) -> list[Path]:
     """One IP's RTL in compile order, from its manifest: packages, its generated register block
     (package first), then the modules."""
     gen = reg_block(block).sv_files if block.rdl is not None else []
-    return [*[p for p in block.rtl if p.name.endswith("_pkg.sv")], *gen,
-            *[p for p in block.rtl if not p.name.endswith("_pkg.sv")]]
+    packages, modules = _split(list(block.rtl))
+    return [*packages, *gen, *modules]
 
 
 def reg_block(block: ipblock.IpBlock) -> regs.RegBlock:

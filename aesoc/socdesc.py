@@ -108,7 +108,7 @@ class Soc:
         lines = {"BUS_ERR": IRQ_BUS_ERR}
         for inst in self.instances:
             for irq, line in inst.irqs.items():
-                lines[_line_name(inst, irq, len(inst.irqs))] = line
+                lines[irq_line_name(inst, irq)] = line
         return lines
 
     @property
@@ -131,8 +131,10 @@ class Soc:
         return tuple(s for s in self.slaves if s.memory)
 
 
-def _line_name(inst: Instance, irq: str, count: int) -> str:
-    return (inst.name if count == 1 else f"{inst.name}_{irq}").upper()
+def irq_line_name(inst: Instance, irq: str) -> str:
+    """The name of an IRQ line in the header and package: the instance, or instance_irq when the
+    instance has several."""
+    return (inst.name if len(inst.irqs) == 1 else f"{inst.name}_{irq}").upper()
 
 
 def config_names() -> list[str]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from aesoc import outcome
 from aesoc.ipblock import IpBlock, block
-from aesoc.socdesc import IRQ_BUS_ERR, MAX_MASTERS, UNCACHED_BIT, Instance, Soc
+from aesoc.socdesc import IRQ_BUS_ERR, MAX_MASTERS, UNCACHED_BIT, Instance, Soc, irq_line_name
 from aesoc.toolchain import BUILD
 
 GEN = BUILD / "gen" / "soc"
@@ -254,7 +254,7 @@ def top(soc: Soc) -> str:
         kind = "input  wire logic" if direction == "input" else "output logic     "
         decl = f"  {kind} [{width - 1}:0] {port}," if width > 1 else f"  {kind}        {port},"
         ext.append(f"  /* verilator tracing_off */\n{decl}\n  /* verilator tracing_on */" if secret else decl)
-    irq_assigns = [f"    irq_src[IRQ_{_irq_const(i, irq)}] = irq_{i.name}_{irq};" for i in soc.instances for irq in i.irqs]
+    irq_assigns = [f"    irq_src[IRQ_{irq_line_name(i, irq)}] = irq_{i.name}_{irq};" for i in soc.instances for irq in i.irqs]
     prio = [f"    m_prio[M_{m.name.upper()}] = bus_prio[M_{m.name.upper()}] | {m.name}_prio;"
             for m in soc.masters if m.port is not None and m.port.prio]
     prio_decls = [f"  logic {m.name}_prio;" for m in soc.masters if m.port is not None and m.port.prio]
@@ -325,10 +325,6 @@ def _constants(soc: Soc) -> str:
     lines += [f"  localparam logic [31:0] {s.region.upper()}_BASE = {_hex(s.base)};" for s in soc.slaves]
     lines += ["  /* verilator lint_on UNUSEDPARAM */"]
     return "\n".join([*lines, ""]) + "\n"
-
-
-def _irq_const(inst: Instance, irq: str) -> str:
-    return (inst.name if len(inst.irqs) == 1 else f"{inst.name}_{irq}").upper()
 
 
 def sim_top(soc: Soc) -> str:
