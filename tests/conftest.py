@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import subprocess
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -40,3 +41,18 @@ def run_fw(sim: Path, build_fw: Callable[..., Path]) -> Callable[..., RunResult]
         return run(sim, build_fw(program), max_cycles=max_cycles)
 
     return go
+
+
+def host_c_values(tmp_path: Path, names: Sequence[str], headers: Sequence[str],
+                  includes: Sequence[Path]) -> dict[str, int]:
+    """Compile and run a host program that prints each C constant `names` (what a compiler sees
+    of the generated headers)."""
+    src = tmp_path / "values.c"
+    lines = ["#include <stdio.h>", *[f'#include "{h}"' for h in headers], "int main(void) {"]
+    lines += [f'  printf("%s %ld\\n", "{n}", (long)({n}));' for n in names]
+    src.write_text("\n".join([*lines, "  return 0;", "}", ""]))
+    exe = tmp_path / "values"
+    subprocess.run(["cc", "-std=gnu11", "-Wall", "-Werror", *[f"-I{d}" for d in includes], str(src), "-o", str(exe)],
+                   check=True, capture_output=True, text=True)
+    out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
+    return {name: int(value) for name, value in (line.split() for line in out.splitlines())}

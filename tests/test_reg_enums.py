@@ -3,12 +3,12 @@ drivers' enums, the SystemVerilog packages and the SoC parameters must agree wit
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from aesoc import regs
+from conftest import host_c_values
 from aesoc.soc import config_names, load_config
 from aesoc.toolchain import REPO
 
@@ -52,18 +52,9 @@ def _c_enum_name(block: str, enum: str, member: str) -> str:
 
 
 def _c_values(tmp_path: Path, names: list[str], headers: list[str]) -> dict[str, int]:
-    """Compile and run a host program that prints each C constant (what a compiler sees)."""
-    blocks = regs.generate_all()
-    src = tmp_path / "enums.c"
-    lines = ["#include <stdio.h>", *[f'#include "{h}"' for h in headers], "int main(void) {"]
-    lines += [f'  printf("%s %d\\n", "{n}", (int)({n}));' for n in names]
-    src.write_text("\n".join([*lines, "  return 0;", "}", ""]))
-    exe = tmp_path / "enums"
-    includes = [f"-I{b.out_dir}" for b in blocks] + [f"-I{d}" for d in sorted(REPO.glob("ip/*/sw"))]
-    subprocess.run(["cc", "-std=gnu11", "-Wall", "-Werror", *includes, str(src), "-o", str(exe)], check=True,
-                   capture_output=True, text=True)
-    out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
-    return {name: int(value) for name, value in (line.split() for line in out.splitlines())}
+    """Each C constant as the compiler sees it, with the register and driver headers."""
+    includes = [b.out_dir for b in regs.generate_all()] + sorted(REPO.glob("ip/*/sw"))
+    return host_c_values(tmp_path, names, headers, includes)
 
 
 def test_generated_c_enums_match_rdl(tmp_path: Path) -> None:

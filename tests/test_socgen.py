@@ -4,7 +4,6 @@ worked example of adding an IP (docs/examples), and that no hardware number is t
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from aesoc import socgen
 from aesoc.run import build_and_run
 from aesoc.socdesc import UNCACHED_BIT, elaborate
 from aesoc.toolchain import REPO, ToolError
+from conftest import host_c_values
 
 EXAMPLE = REPO / "docs" / "examples"
 
@@ -89,13 +89,8 @@ def test_header_matches_description(tmp_path: Path) -> None:
     checks += [(f"AESOC_DMA_REQ_{n}", line) for n, line in soc.dma_request_lines.items()]
     checks += [(f"AESOC_MASTER_{m.name.upper()}", m.index) for m in soc.masters]
     checks += [("AESOC_UNCACHED_BIT", UNCACHED_BIT), ("AESOC_AES_ROUNDS_PER_CYCLE", 1)]
-    prog = tmp_path / "print.c"
-    prog.write_text('#include <stdio.h>\n#include "aesoc_map.h"\nint main(void) {\n' +
-                    "".join(f'  printf("%lu\\n", (unsigned long)({name}));\n' for name, _ in checks) + "  return 0;\n}\n")
-    exe = tmp_path / "print"
-    subprocess.run(["cc", "-Wall", "-Werror", f"-I{tmp_path}", str(prog), "-o", str(exe)], check=True)
-    printed = [int(v) for v in subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()]
-    assert printed == [value for _, value in checks]
+    printed = host_c_values(tmp_path, [name for name, _ in checks], ["aesoc_map.h"], [tmp_path])
+    assert list(printed.values()) == [value for _, value in checks]
 
 
 def test_example_ip_is_one_folder_and_one_entry() -> None:
