@@ -8,20 +8,15 @@ few gates of glue in aesoc_top.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from aesoc import ipblock, soc
 from aesoc.pnr import Design, synth
 from aesoc.soc import SocConfig
 from aesoc.synth import SynthResult
-from aesoc.toolchain import REPO, ToolError, vexriscv_verilog
-
-AES_IP_DIR = REPO / "ip" / "aes"
-
+from aesoc.toolchain import ToolError, vexriscv_verilog
 
 @dataclass(frozen=True)
 class Block:
@@ -72,28 +67,26 @@ def soc_blocks(config: SocConfig) -> dict[str, Block]:
 
 
 def aes_engine_blocks(variants: Sequence[str] | None = None) -> dict[str, dict[str, Block]]:
-    """aes_engine per RTL variant of ip/aes/aes_ip.json (default: its benchmark variants), with
+    """aes_engine per RTL variant of the engine unit of ip/aes/ip.toml (default: its benchmark variants), with
     ("enc+dec") and without ("enc-only") the decryption datapath. Hierarchy kept for the area
     figures, as with the earlier Yosys 0.23 figures, so they compare."""
-    ip = aes_ip()
-    names = list(variants) if variants else list(ip["benchmark_variants"])
-    unknown = [n for n in names if n not in ip["variants"]]
+    ip = aes_engine()
+    names = list(variants) if variants else list(ip.benchmark_variants)
+    unknown = [n for n in names if n not in ip.variants]
     if unknown:
-        raise ToolError(f"unknown AES variant(s) {', '.join(unknown)}; known: {', '.join(ip['variants'])}")
-    sources = tuple(AES_IP_DIR / p for p in ip["rtl"])
+        raise ToolError(f"unknown AES variant(s) {', '.join(unknown)}; known: {', '.join(ip.variants)}")
     return {
         name: {
-            label: Block(ip["top"], sources, tuple({**ip["variants"][name], "DecEnable": dec}.items()), flatten=False)
+            label: Block(ip.module, ip.rtl, tuple({**ip.variants[name], "DecEnable": dec}.items()), flatten=False)
             for label, dec in (("enc+dec", 1), ("enc-only", 0))
         }
         for name in names
     }
 
 
-def aes_ip() -> dict[str, Any]:
-    """ip/aes/aes_ip.json: the AES engine's sources and RTL variants."""
-    desc: dict[str, Any] = json.loads((AES_IP_DIR / "aes_ip.json").read_text())
-    return desc
+def aes_engine() -> ipblock.Unit:
+    """The AES engine's sources and RTL variants (ip/aes/ip.toml, unit 'engine')."""
+    return ipblock.block("aes").units["engine"]
 
 
 def area(block: Block, family: str = "ice40") -> SynthResult:

@@ -280,7 +280,7 @@ def parser() -> argparse.ArgumentParser:
         sy.add_argument("block", nargs="?", help="'aes' (the AES engine, per variant), 'soc' (the whole --config), "
                         "or a block of --config (wb_xbar, dma, xip, aes_wb, aes_cfu, cpu, sysctrl, ...)")
         sy.add_argument("--variant", action="append", default=[],
-                        help="AES engine variant of ip/aes/aes_ip.json (repeatable; default: the benchmarked ones)")
+                        help="AES engine variant of ip/aes/ip.toml (repeatable; default: the benchmarked ones)")
         sy.add_argument("--config", default="full", help="SoC configuration whose block parameters to use")
         sy.add_argument("--top", help="instead of a block: this top module, from --source files")
         sy.add_argument("--source", action="append", default=[], help="with --top: a source file (repeatable)")

