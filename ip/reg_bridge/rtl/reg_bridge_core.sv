@@ -54,18 +54,21 @@ module reg_bridge_core #(
   logic [3:0]            wstrb_q;
   logic [CntW-1:0]       count_q, count_d;
   logic                  orphan_q, orphan_d;  // an access that timed out is still in the core
-  logic                  ack, err, stall, limit;
+  logic                  ack, err, stall, limit, waiting;
 
   assign ack   = reg_rd_ack_i | reg_wr_ack_i;
   assign err   = reg_rd_err_i | reg_wr_err_i;
   assign stall = wr_q ? reg_req_stall_wr_i : reg_req_stall_rd_i;
   assign limit = (MaxWait != 0) && (count_q == CntW'(MaxWait - 1));
+  // Outside the FSM block: the register file answers in the request cycle, and a request that
+  // read the answer's block would look like a combinational loop to the simulator.
+  assign reg_req_o = (state_q == StIssue) & ~orphan_q & ~stall;
+  assign waiting   = reg_req_o | (state_q == StWait);
 
   always_comb begin
     state_d    = state_q;
     count_d    = count_q;
     orphan_d   = orphan_q & ~ack;
-    reg_req_o  = 1'b0;
     done_o     = 1'b0;
     done_err_o = 1'b0;
     timeout_o  = 1'b0;
@@ -78,10 +81,7 @@ module reg_bridge_core #(
       end
       StIssue, StWait: begin
         count_d = count_q + CntW'(1);
-        if (state_q == StIssue) begin
-          reg_req_o = ~orphan_q & ~stall;
-        end
-        if ((reg_req_o || state_q == StWait) && ack) begin
+        if (waiting && ack) begin
           done_o     = 1'b1;
           done_err_o = err;
           state_d    = StIdle;
@@ -89,7 +89,7 @@ module reg_bridge_core #(
           done_o     = 1'b1;
           done_err_o = 1'b1;
           timeout_o  = 1'b1;
-          orphan_d   = orphan_q | reg_req_o | (state_q == StWait);
+          orphan_d   = orphan_q | waiting;
           state_d    = StIdle;
         end else if (reg_req_o) begin
           state_d = StWait;

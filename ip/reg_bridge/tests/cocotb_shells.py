@@ -185,7 +185,7 @@ SP800_38A = [  # SP 800-38A F.2.1 CBC-AES128, F.5.1 CTR-AES128 encryption
     ("CBC", "000102030405060708090a0b0c0d0e0f", "7649abac8119b246cee98e9b12e9197d" "5086cb9b507219ee95db113a917678b2"
      "73bed6b8e3c1743b7116e69e22229516" "3ff1caa1681fac09120eca307586e1a7"),
     ("CTR", "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff", "874d6191b620e3261bef6864990db6ce" "9806f66b7970fdff8617187bb9fffdff"
-     "5ae4df3edbd5d35e5b4f09020db03eab" "1e031dda2fbdf96a01d8e8d6a98f5f0b"),
+     "5ae4df3edbd5d35e5b4f09020db03eab" "1e031dda2fbe03d1792170a0f3009cee"),
 ]
 
 
