@@ -103,10 +103,11 @@ def _regs() -> list[RegNode]:
 
 
 def _plain(f: FieldNode) -> bool:
-    """A field software writes and reads back unchanged: no side effect, hardware does not write."""
+    """A field software writes and reads back unchanged: hardware neither writes it nor gates its
+    writes, and a write or read has no effect on its value (a `swmod` strobe to the core is fine)."""
     return (str(f.get_property("sw")) == "AccessType.rw" and not f.is_hw_writable
             and f.get_property("onwrite") is None and f.get_property("onread") is None
-            and not f.get_property("singlepulse") and not f.get_property("swmod")
+            and not f.get_property("singlepulse") and not f.get_property("swwe") and not f.get_property("swwel")
             and not f.get_property("hwclr") and not f.get_property("hwset"))
 
 
