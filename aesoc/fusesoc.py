@@ -6,7 +6,7 @@ build/fusesoc/<block>/<block>.core next to nothing else: its file paths point in
 cores are generated with those files rather than committed (`python3 -m aesoc shells` writes
 all three). Filesets: the core RTL, the shared bridges, one per bus shell, and the lint waivers.
 Parameters: the manifest's (vlogparam, with their defaults and docs). Targets: `default` (every
-file), `lint` (the Wishbone classic shell under `verilator --lint-only -Wall`) and `lint_<bus>`
+file, with the waivers so that a core depending on this one lints clean under Verilator), `lint` (the Wishbone classic shell under `verilator --lint-only -Wall`) and `lint_<bus>`
 for each bus shell.
 """
 
@@ -74,7 +74,7 @@ def render(block: ipblock.IpBlock, out_dir: Path = OUT_DIR) -> str:
               "    paramtype: vlogparam"]
     shell_sets = [f"shell_{b}" for b in buses]
     lines += ["", "targets:", "  default:",
-              f"    filesets: [rtl, bridges, {', '.join(shell_sets)}]"]
+              f"    filesets: [waivers, rtl, bridges, {', '.join(shell_sets)}]"]
     params = ", ".join(block.params)
     for target, bus in [("lint", "wbc"), *[(f"lint_{b}", b) for b in buses]]:
         bus_params = ", ".join(p for p in [params, "MaxWait" if shells.bus(bus).clocked else ""] if p)
