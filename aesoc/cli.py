@@ -1,4 +1,4 @@
-"""The `aesoc` command: build, run, bench, report, synth, lint."""
+"""The `aesoc` command: build, run, bench, report, synth, lint, shells."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from aesoc import area, firmware, image, outcome, pnr, report, soc, socgen
+from aesoc import area, firmware, fusesoc, image, outcome, pnr, report, shells, soc, socgen
 from aesoc.bench import BenchContext
 from aesoc.bench.registry import benchmarks
 from aesoc.run import build_and_run
@@ -119,6 +119,26 @@ def cmd_soc(args: argparse.Namespace) -> int:
     print(tables)
     for inst in config.instances:
         print(f"{inst.name:10} {inst.block.name:10} " + " ".join(f"{k}={v}" for k, v in inst.params.items()))
+    return 0
+
+
+def cmd_shells(args: argparse.Namespace) -> int:
+    """Write the bus shells (and with --fusesoc the FuseSoC cores); print paths or file lists."""
+    known = {b.name: b for b in shells.shell_blocks()}
+    unknown = sorted(set(args.block) - set(known))
+    if unknown:
+        raise ToolError(f"no register-bearing IP {', '.join(unknown)} (have: {', '.join(known)})")
+    for name in args.block or known:
+        for bus in args.bus or shells.BUSES:
+            if args.sources:
+                print(f"{shells.shell_module(known[name], bus)}:")
+                print("\n".join(f"  {p}" for p in shells.sources(known[name], bus)))
+            else:
+                print(shells.generate(known[name], bus))
+    if args.fusesoc:
+        for path in fusesoc.generate():
+            print(path)
+        print(f"library: fusesoc library add aesoc {fusesoc.OUT_DIR}")
     return 0
 
 
@@ -301,6 +321,14 @@ def parser() -> argparse.ArgumentParser:
     so.add_argument("--config", default="full", help="soc/configs/NAME.toml, or a path to a .toml")
     so.add_argument("--update-docs", action="store_true", help="write the tables into docs/ARCHITECTURE.md")
     so.set_defaults(func=cmd_soc)
+
+    sh = sub.add_parser("shells", help="generate each IP's AXI4-Lite, APB4 and Wishbone shells (and FuseSoC cores)")
+    sh.add_argument("--block", action="append", default=[], help="an IP with registers (repeatable; default: all)")
+    sh.add_argument("--bus", action="append", default=[], choices=list(shells.BUSES),
+                    help="wbc, wbp (Wishbone classic, pipelined), apb4, axil (repeatable; default: all)")
+    sh.add_argument("--sources", action="store_true", help="print each shell's files in compile order")
+    sh.add_argument("--fusesoc", action="store_true", help="also write the FuseSoC cores (build/fusesoc)")
+    sh.set_defaults(func=cmd_shells)
 
     li = sub.add_parser("lint", help="verilator --lint-only -Wall over the SoC")
     li.add_argument("--config", default="full")

@@ -2,9 +2,8 @@
 // Wishbone shell of the DMA controller: register slave glue and the two masters' bus cycles.
 `default_nettype none
 
-// Everything but bus glue is in dma_periph. Register slave: STB is the request, SEL the byte
-// enables, ACK an acknowledge without error, ERR an error acknowledge (peakrdl-regblock's
-// wishbone CPU interface mapping); CYC is not needed, the crossbar only raises STB in a cycle.
+// Everything but bus glue is in dma_periph. Register slave: the shared Wishbone classic bridge
+// (ip/reg_bridge/rtl/reg_bridge_wbc.sv).
 // Each master holds CYC/STB for a whole burst: CTI 000 for a single beat, otherwise 010
 // (incrementing) or 001 (constant address, fixed address mode) and 111 on the last beat; BTE 00.
 // The crossbar priority class of a burst is the channel's CTRL.BUS_PRIO (rd_prio_o/wr_prio_o).
@@ -67,14 +66,37 @@ module dma_wb #(
   localparam logic [2:0] CTI_INCR    = 3'b010;
   localparam logic [2:0] CTI_END     = 3'b111;
 
-  logic [31:0] biten;
-  logic        stall_wr, stall_rd, rd_ack, rd_err, wr_ack, wr_err;
+  // Register port between the Wishbone bridge and the core.
+  logic        reg_req, reg_req_is_wr, reg_req_stall_wr, reg_req_stall_rd;
+  logic        reg_rd_ack, reg_rd_err, reg_wr_ack, reg_wr_err;
+  logic [11:0] reg_addr;
+  logic [31:0] reg_wr_data, reg_wr_biten, reg_rd_data;
   logic        rd_req, rd_burst, rd_more, rd_fixed;
   logic        wr_req, wr_burst, wr_more, wr_fixed;
 
-  for (genvar i = 0; i < 4; i++) begin : gen_biten
-    assign biten[8*i +: 8] = {8{wb_sel_i[i]}};
-  end
+  reg_bridge_wbc u_bridge (
+    .wb_cyc_i           (wb_cyc_i),
+    .wb_stb_i           (wb_stb_i),
+    .wb_we_i            (wb_we_i),
+    .wb_adr_i           (wb_adr_i),
+    .wb_dat_i           (wb_dat_i),
+    .wb_sel_i           (wb_sel_i),
+    .wb_dat_o           (wb_dat_o),
+    .wb_ack_o           (wb_ack_o),
+    .wb_err_o           (wb_err_o),
+    .reg_req_o          (reg_req),
+    .reg_req_is_wr_o    (reg_req_is_wr),
+    .reg_addr_o         (reg_addr),
+    .reg_wr_data_o      (reg_wr_data),
+    .reg_wr_biten_o     (reg_wr_biten),
+    .reg_req_stall_wr_i (reg_req_stall_wr),
+    .reg_req_stall_rd_i (reg_req_stall_rd),
+    .reg_rd_ack_i       (reg_rd_ack),
+    .reg_rd_err_i       (reg_rd_err),
+    .reg_rd_data_i      (reg_rd_data),
+    .reg_wr_ack_i       (reg_wr_ack),
+    .reg_wr_err_i       (reg_wr_err)
+  );
 
   dma_periph #(
     .FifoDepth (FifoDepth),
@@ -85,18 +107,18 @@ module dma_wb #(
   ) u_periph (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),
-    .reg_req_i          (wb_stb_i),
-    .reg_req_is_wr_i    (wb_we_i),
-    .reg_addr_i         ({wb_adr_i, 2'b00}),
-    .reg_wr_data_i      (wb_dat_i),
-    .reg_wr_biten_i     (biten),
-    .reg_req_stall_wr_o (stall_wr),
-    .reg_req_stall_rd_o (stall_rd),
-    .reg_rd_ack_o       (rd_ack),
-    .reg_rd_err_o       (rd_err),
-    .reg_rd_data_o      (wb_dat_o),
-    .reg_wr_ack_o       (wr_ack),
-    .reg_wr_err_o       (wr_err),
+    .reg_req_i          (reg_req),
+    .reg_req_is_wr_i    (reg_req_is_wr),
+    .reg_addr_i         (reg_addr),
+    .reg_wr_data_i      (reg_wr_data),
+    .reg_wr_biten_i     (reg_wr_biten),
+    .reg_req_stall_wr_o (reg_req_stall_wr),
+    .reg_req_stall_rd_o (reg_req_stall_rd),
+    .reg_rd_ack_o       (reg_rd_ack),
+    .reg_rd_err_o       (reg_rd_err),
+    .reg_rd_data_o      (reg_rd_data),
+    .reg_wr_ack_o       (reg_wr_ack),
+    .reg_wr_err_o       (reg_wr_err),
     .rd_req_o           (rd_req),
     .rd_addr_o          (rd_adr_o),
     .rd_burst_o         (rd_burst),
@@ -119,9 +141,6 @@ module dma_wb #(
     .irq_o              (irq_o),
     .busy_o             (busy_o)
   );
-
-  assign wb_err_o = rd_err | wr_err;
-  assign wb_ack_o = (rd_ack | wr_ack) & ~wb_err_o;
 
   function automatic logic [2:0] cti(logic burst, logic more, logic fixed);
     if (!burst) begin
@@ -149,7 +168,7 @@ module dma_wb #(
   assign wr_bte_o = 2'b00;
 
   logic unused;
-  assign unused = ^{wb_cyc_i, stall_wr, stall_rd, wr_dat_i};
+  assign unused = ^{wr_dat_i};
 
 endmodule
 

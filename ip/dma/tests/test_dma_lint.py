@@ -8,17 +8,20 @@ import subprocess
 
 import pytest
 
+from aesoc import ipblock
+from aesoc.soc import ip_sources
 from aesoc.synth import elaborate_check
 from aesoc.toolchain import BUILD, REPO, verilator_bin, verilator_lock
 
-from test_dma import RTL, sources
+from test_dma import sources
 
 WAIVERS = REPO / "sim" / "waivers.vlt"
 DEPTHS = [16, 32, 64]
 
 
 def rtl_sources():
-    return [s for s in sources() if s.parent == RTL or s.name in ("dma_reg_pkg.sv", "dma_reg.sv")]
+    """The DMA's RTL as its manifest lists it (with the shared bus bridge and the register block)."""
+    return ip_sources(ipblock.block("dma"))
 
 
 @pytest.mark.parametrize("depth", DEPTHS)

@@ -2,9 +2,8 @@
 // Wishbone shell of system control: bus glue only, everything else is in sysctrl_periph.
 `default_nettype none
 
-// STB is the request, SEL the byte enables, ACK an acknowledge without error, ERR an error
-// acknowledge (peakrdl-regblock's wishbone CPU interface mapping). CYC is not needed: the
-// crossbar only raises STB inside a cycle, and this block never stalls.
+// The shared Wishbone classic bridge (ip/reg_bridge/rtl/reg_bridge_wbc.sv) in front of the core;
+// this block never stalls.
 module sysctrl (
   input  wire logic              clk_i,
   input  wire logic              rst_ni,
@@ -34,29 +33,51 @@ module sysctrl (
   input  wire logic [31:0]       bus_err_addr_i
 );
 
-  logic [31:0] biten;
-  logic        stall_wr, stall_rd, rd_ack, rd_err, wr_ack, wr_err;
-  logic        unused;
+  // Register port between the Wishbone bridge and the core.
+  logic        reg_req, reg_req_is_wr, reg_req_stall_wr, reg_req_stall_rd;
+  logic        reg_rd_ack, reg_rd_err, reg_wr_ack, reg_wr_err;
+  logic [11:0] reg_addr;
+  logic [31:0] reg_wr_data, reg_wr_biten, reg_rd_data;
 
-  for (genvar i = 0; i < 4; i++) begin : gen_biten
-    assign biten[8*i +: 8] = {8{wb_sel_i[i]}};
-  end
+  reg_bridge_wbc u_bridge (
+    .wb_cyc_i           (wb_cyc_i),
+    .wb_stb_i           (wb_stb_i),
+    .wb_we_i            (wb_we_i),
+    .wb_adr_i           (wb_adr_i),
+    .wb_dat_i           (wb_dat_i),
+    .wb_sel_i           (wb_sel_i),
+    .wb_dat_o           (wb_dat_o),
+    .wb_ack_o           (wb_ack_o),
+    .wb_err_o           (wb_err_o),
+    .reg_req_o          (reg_req),
+    .reg_req_is_wr_o    (reg_req_is_wr),
+    .reg_addr_o         (reg_addr),
+    .reg_wr_data_o      (reg_wr_data),
+    .reg_wr_biten_o     (reg_wr_biten),
+    .reg_req_stall_wr_i (reg_req_stall_wr),
+    .reg_req_stall_rd_i (reg_req_stall_rd),
+    .reg_rd_ack_i       (reg_rd_ack),
+    .reg_rd_err_i       (reg_rd_err),
+    .reg_rd_data_i      (reg_rd_data),
+    .reg_wr_ack_i       (reg_wr_ack),
+    .reg_wr_err_i       (reg_wr_err)
+  );
 
   sysctrl_periph u_periph (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),
-    .reg_req_i          (wb_stb_i),
-    .reg_req_is_wr_i    (wb_we_i),
-    .reg_addr_i         ({wb_adr_i, 2'b00}),
-    .reg_wr_data_i      (wb_dat_i),
-    .reg_wr_biten_i     (biten),
-    .reg_req_stall_wr_o (stall_wr),
-    .reg_req_stall_rd_o (stall_rd),
-    .reg_rd_ack_o       (rd_ack),
-    .reg_rd_err_o       (rd_err),
-    .reg_rd_data_o      (wb_dat_o),
-    .reg_wr_ack_o       (wr_ack),
-    .reg_wr_err_o       (wr_err),
+    .reg_req_i          (reg_req),
+    .reg_req_is_wr_i    (reg_req_is_wr),
+    .reg_addr_i         (reg_addr),
+    .reg_wr_data_i      (reg_wr_data),
+    .reg_wr_biten_i     (reg_wr_biten),
+    .reg_req_stall_wr_o (reg_req_stall_wr),
+    .reg_req_stall_rd_o (reg_req_stall_rd),
+    .reg_rd_ack_o       (reg_rd_ack),
+    .reg_rd_err_o       (reg_rd_err),
+    .reg_rd_data_o      (reg_rd_data),
+    .reg_wr_ack_o       (reg_wr_ack),
+    .reg_wr_err_o       (reg_wr_err),
     .exit_valid_o       (exit_valid_o),
     .exit_code_o        (exit_code_o),
     .console_valid_o    (console_valid_o),
@@ -69,10 +90,6 @@ module sysctrl (
     .bus_err_master_i   (bus_err_master_i),
     .bus_err_addr_i     (bus_err_addr_i)
   );
-
-  assign wb_err_o = rd_err | wr_err;
-  assign wb_ack_o = (rd_ack | wr_ack) & ~wb_err_o;
-  assign unused   = ^{wb_cyc_i, stall_wr, stall_rd};
 
 endmodule
 

@@ -7,9 +7,8 @@
 //         looks at the low word-address bits, so both views are the same). Reads of any width
 //         return the whole word; single reads and incrementing bursts are served alike, one beat
 //         per ready word. Writes end in ERR.
-//   reg_* the registers (4 KB window, ACK in the STB cycle): STB is the request, SEL the byte
-//         enables, ACK an acknowledge without error, ERR an error acknowledge (peakrdl-regblock's
-//         wishbone CPU interface mapping); CYC is not needed, the crossbar raises STB in a cycle.
+//   reg_* the registers (4 KB window, ACK in the STB cycle) through the shared Wishbone classic
+//         bridge (ip/reg_bridge/rtl/reg_bridge_wbc.sv).
 // otp_kek_i is the key-encryption key from OTP: it only ever reaches the unwrap engine.
 module xip #(
   parameter int unsigned FlashBytes       = 16 * 1024 * 1024,  // power of two, at most 16 MB
@@ -54,12 +53,35 @@ module xip #(
 
   localparam int unsigned AW = $clog2(FlashBytes / 4);
 
-  logic [31:0] biten;
-  logic        stall_wr, stall_rd, rd_ack, rd_err, wr_ack, wr_err;
+  // Register port between the Wishbone bridge and the core.
+  logic        reg_req, reg_req_is_wr, reg_req_stall_wr, reg_req_stall_rd;
+  logic        reg_rd_ack, reg_rd_err, reg_wr_ack, reg_wr_err;
+  logic [11:0] reg_addr;
+  logic [31:0] reg_wr_data, reg_wr_biten, reg_rd_data;
 
-  for (genvar i = 0; i < 4; i++) begin : gen_biten
-    assign biten[8*i +: 8] = {8{reg_sel_i[i]}};
-  end
+  reg_bridge_wbc u_bridge (
+    .wb_cyc_i           (reg_cyc_i),
+    .wb_stb_i           (reg_stb_i),
+    .wb_we_i            (reg_we_i),
+    .wb_adr_i           (reg_adr_i),
+    .wb_dat_i           (reg_dat_i),
+    .wb_sel_i           (reg_sel_i),
+    .wb_dat_o           (reg_dat_o),
+    .wb_ack_o           (reg_ack_o),
+    .wb_err_o           (reg_err_o),
+    .reg_req_o          (reg_req),
+    .reg_req_is_wr_o    (reg_req_is_wr),
+    .reg_addr_o         (reg_addr),
+    .reg_wr_data_o      (reg_wr_data),
+    .reg_wr_biten_o     (reg_wr_biten),
+    .reg_req_stall_wr_i (reg_req_stall_wr),
+    .reg_req_stall_rd_i (reg_req_stall_rd),
+    .reg_rd_ack_i       (reg_rd_ack),
+    .reg_rd_err_i       (reg_rd_err),
+    .reg_rd_data_i      (reg_rd_data),
+    .reg_wr_ack_i       (reg_wr_ack),
+    .reg_wr_err_i       (reg_wr_err)
+  );
 
   xip_periph #(
     .FlashBytes       (FlashBytes),
@@ -72,18 +94,18 @@ module xip #(
     .win_addr_i         (wb_adr_i[AW-1:0]),
     .win_ack_o          (wb_ack_o),
     .win_rdata_o        (wb_dat_o),
-    .reg_req_i          (reg_stb_i),
-    .reg_req_is_wr_i    (reg_we_i),
-    .reg_addr_i         ({reg_adr_i, 2'b00}),
-    .reg_wr_data_i      (reg_dat_i),
-    .reg_wr_biten_i     (biten),
-    .reg_req_stall_wr_o (stall_wr),
-    .reg_req_stall_rd_o (stall_rd),
-    .reg_rd_ack_o       (rd_ack),
-    .reg_rd_err_o       (rd_err),
-    .reg_rd_data_o      (reg_dat_o),
-    .reg_wr_ack_o       (wr_ack),
-    .reg_wr_err_o       (wr_err),
+    .reg_req_i          (reg_req),
+    .reg_req_is_wr_i    (reg_req_is_wr),
+    .reg_addr_i         (reg_addr),
+    .reg_wr_data_i      (reg_wr_data),
+    .reg_wr_biten_i     (reg_wr_biten),
+    .reg_req_stall_wr_o (reg_req_stall_wr),
+    .reg_req_stall_rd_o (reg_req_stall_rd),
+    .reg_rd_ack_o       (reg_rd_ack),
+    .reg_rd_err_o       (reg_rd_err),
+    .reg_rd_data_o      (reg_rd_data),
+    .reg_wr_ack_o       (reg_wr_ack),
+    .reg_wr_err_o       (reg_wr_err),
     .otp_kek_i          (otp_kek_i),
     .flash_sck_o        (flash_sck_o),
     .flash_cs_no        (flash_cs_no),
@@ -92,15 +114,11 @@ module xip #(
     .flash_io_i         (flash_io_i)
   );
 
-  assign reg_err_o = rd_err | wr_err;
-  assign reg_ack_o = (rd_ack | wr_ack) & ~reg_err_o;
-
   // Writes to the flash window end in ERR.
   assign wb_err_o = wb_cyc_i & wb_stb_i & wb_we_i;
 
   logic unused;
-  assign unused = ^{wb_adr_i[29:AW], wb_dat_i, wb_sel_i, wb_cti_i, wb_bte_i, reg_cyc_i, stall_wr,
-                    stall_rd};
+  assign unused = ^{wb_adr_i[29:AW], wb_dat_i, wb_sel_i, wb_cti_i, wb_bte_i};
 
 endmodule
 

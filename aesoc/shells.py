@@ -1,0 +1,274 @@
+"""Bus shells: every register-bearing IP under a Wishbone, APB4 or AXI4-Lite slave, generated.
+
+Each IP with a register map has a bus-neutral core `<block>_periph` whose register port `reg_*`
+is peakrdl-regblock's `passthrough` CPU interface. A shell `<block>_<bus>` instantiates the core
+and one shared bridge of ip/reg_bridge (the bus to that port), keeps the core's parameters and
+passes every other core port through under its own name. The core's header is the source: its
+parameter and port declarations are read from the SystemVerilog (house style, ANSI ports), so a
+new IP in the same shape gets its shells without any entry here.
+
+Buses: `wbc` Wishbone B4 classic (what the aesoc crossbar speaks), `wbp` Wishbone B4 pipelined
+(with STALL), `apb4`, `axil` AXI4-Lite. The APB4 and AXI4-Lite shells add the parameter MaxWait
+(the bound on a held access) and the output timeout_o (reg_bridge_core). Non-register ports stay
+as the core has them: the DMA's read/write masters and the XIP flash window keep their bus-neutral
+request/acknowledge ports in these shells (the SoC's own Wishbone shells, dma_wb and xip, add the
+Wishbone master and window glue).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from aesoc import ipblock
+from aesoc.regs import ADDR_WIDTH
+from aesoc.soc import LINT_WAIVERS, ip_sources
+from aesoc.toolchain import BUILD, ToolError, verilator_bin, verilator_lock
+
+OUT_DIR = BUILD / "gen" / "shells"
+BRIDGE = ipblock.IP_DIR / "reg_bridge" / "rtl"
+# The register port: the bridge's reg_*_o drive the core's reg_*_i and the other way round.
+REG_PORT = ("req", "req_is_wr", "addr", "wr_data", "wr_biten", "req_stall_wr", "req_stall_rd",
+            "rd_ack", "rd_err", "rd_data", "wr_ack", "wr_err")
+MAX_WAIT_DEFAULT = 1024
+
+
+@dataclass(frozen=True)
+class Bus:
+    name: str
+    title: str
+    clocked: bool  # the bridge has a clock, a reset and a bounded wait (reg_bridge_core)
+    ports: tuple[tuple[str, str, str], ...]  # (direction, packed range or "", name)
+
+    @property
+    def bridge(self) -> str:
+        return f"reg_bridge_{self.name}"
+
+    @property
+    def bridge_files(self) -> list[Path]:
+        core = [BRIDGE / "reg_bridge_core.sv"] if self.clocked else []
+        return [*core, BRIDGE / f"{self.bridge}.sv"]
+
+
+_A = f"[{ADDR_WIDTH - 1}:0]"
+_W = f"[{ADDR_WIDTH - 3}:0]"
+_WB = (("input", "", "wb_cyc_i"), ("input", "", "wb_stb_i"), ("input", "", "wb_we_i"),
+       ("input", _W, "wb_adr_i"), ("input", "[31:0]", "wb_dat_i"), ("input", "[3:0]", "wb_sel_i"),
+       ("output", "[31:0]", "wb_dat_o"), ("output", "", "wb_ack_o"), ("output", "", "wb_err_o"))
+BUSES = {
+    "wbc": Bus("wbc", "Wishbone B4 classic", False, _WB),
+    "wbp": Bus("wbp", "Wishbone B4 pipelined", False, (*_WB, ("output", "", "wb_stall_o"))),
+    "apb4": Bus("apb4", "APB4", True, (
+        ("input", "", "s_apb_psel"), ("input", "", "s_apb_penable"), ("input", "", "s_apb_pwrite"),
+        ("input", _A, "s_apb_paddr"), ("input", "[31:0]", "s_apb_pwdata"), ("input", "[3:0]", "s_apb_pstrb"),
+        ("input", "[2:0]", "s_apb_pprot"), ("output", "[31:0]", "s_apb_prdata"), ("output", "", "s_apb_pready"),
+        ("output", "", "s_apb_pslverr"), ("output", "", "timeout_o"))),
+    "axil": Bus("axil", "AXI4-Lite", True, (
+        ("input", "", "s_axil_awvalid"), ("output", "", "s_axil_awready"), ("input", _A, "s_axil_awaddr"),
+        ("input", "[2:0]", "s_axil_awprot"), ("input", "", "s_axil_wvalid"), ("output", "", "s_axil_wready"),
+        ("input", "[31:0]", "s_axil_wdata"), ("input", "[3:0]", "s_axil_wstrb"), ("output", "", "s_axil_bvalid"),
+        ("input", "", "s_axil_bready"), ("output", "[1:0]", "s_axil_bresp"), ("input", "", "s_axil_arvalid"),
+        ("output", "", "s_axil_arready"), ("input", _A, "s_axil_araddr"), ("input", "[2:0]", "s_axil_arprot"),
+        ("output", "", "s_axil_rvalid"), ("input", "", "s_axil_rready"), ("output", "[31:0]", "s_axil_rdata"),
+        ("output", "[1:0]", "s_axil_rresp"), ("output", "", "timeout_o"))),
+}
+
+
+@dataclass(frozen=True)
+class Decl:
+    name: str
+    text: str  # the declaration as written, comments removed
+
+
+@dataclass(frozen=True)
+class CoreHeader:
+    module: str
+    file: Path
+    params: tuple[Decl, ...]
+    ports: tuple[Decl, ...]
+
+
+def shell_blocks() -> list[ipblock.IpBlock]:
+    """Every IP with a register map and a bus-neutral core, in name order."""
+    return [b for b in ipblock.blocks().values() if b.rdl is not None and _core_file(b) is not None]
+
+
+def bus(name: str) -> Bus:
+    if name not in BUSES:
+        raise ToolError(f"no bus '{name}' (have: {', '.join(BUSES)})")
+    return BUSES[name]
+
+
+def shell_module(block: ipblock.IpBlock, bus_name: str) -> str:
+    return f"{block.name}_{bus(bus_name).name}"
+
+
+def _core_file(block: ipblock.IpBlock) -> Path | None:
+    found = [p for p in block.rtl if p.stem == f"{block.name}_periph"]
+    return found[0] if found else None
+
+
+def _split_top(text: str) -> list[str]:
+    """Split on commas outside brackets, braces and parentheses."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [p.strip() for p in [*parts, cur] if p.strip()]
+
+
+def _strip_comments(text: str) -> str:
+    return re.sub(r"//[^\n]*", "", re.sub(r"/\*.*?\*/", "", text, flags=re.S))
+
+
+def core_header(block: ipblock.IpBlock) -> CoreHeader:
+    """The parameter and port declarations of the block's core, read from its source."""
+    path = _core_file(block)
+    if path is None:
+        raise ToolError(f"block '{block.name}' has no bus-neutral core rtl/{block.name}_periph.sv in its manifest")
+    module = path.stem
+    text = _strip_comments(path.read_text())
+    head = re.search(rf"\bmodule\s+{module}\s*(#\s*\((?P<params>.*?)\)\s*)?\((?P<ports>.*?)\)\s*;", text, re.S)
+    if head is None:
+        raise ToolError(f"{path}: no ANSI header for module {module}")
+    params = []
+    for decl in _split_top(head["params"] or ""):
+        m = re.match(r"parameter\b[^=]*?\b(\w+)\s*=", decl)
+        if m is None:
+            raise ToolError(f"{path}: cannot read parameter declaration '{decl}'")
+        params.append(Decl(m.group(1), " ".join(decl.split())))
+    ports = []
+    for decl in _split_top(head["ports"]):
+        m = re.match(r"(input|output|inout)\b.*?\b(\w+)$", decl, re.S)
+        if m is None:
+            raise ToolError(f"{path}: cannot read port declaration '{decl}'")
+        ports.append(Decl(m.group(2), " ".join(decl.split())))
+    names = {p.name for p in ports}
+    missing = [f"reg_{s}_{'i' if i < 5 else 'o'}" for i, s in enumerate(REG_PORT)
+               if f"reg_{s}_{'i' if i < 5 else 'o'}" not in names]
+    if missing or not {"clk_i", "rst_ni"} <= names:
+        raise ToolError(f"{path}: module {module} lacks the register port or clock/reset "
+                        f"({', '.join(missing) or 'clk_i/rst_ni'})")
+    return CoreHeader(module, path, tuple(params), tuple(ports))
+
+
+def _reg_port_names() -> list[tuple[str, str, str]]:
+    """(core port, bridge port, wire) of the register port."""
+    return [(f"reg_{s}_{'i' if i < 5 else 'o'}", f"reg_{s}_{'o' if i < 5 else 'i'}", f"reg_{s}")
+            for i, s in enumerate(REG_PORT)]
+
+
+def _wire_decls(header: CoreHeader) -> list[str]:
+    by_name = {p.name: p.text for p in header.ports}
+    lines = []
+    for core_port, _, wire in _reg_port_names():
+        rng = re.search(r"(\[[^\]]+\])\s*\w+$", by_name[core_port])
+        lines.append(f"  logic {rng.group(1) + ' ' if rng else ''}{wire};")
+    return lines
+
+
+def _connections(pairs: list[tuple[str, str]]) -> str:
+    width = max(len(a) for a, _ in pairs)
+    return ",\n".join(f"    .{a:<{width}} ({b})" for a, b in pairs)
+
+
+def render(block: ipblock.IpBlock, bus_name: str) -> str:
+    """The SystemVerilog of one shell."""
+    b = bus(bus_name)
+    header = core_header(block)
+    reg = _reg_port_names()
+    reg_core = {c for c, _, _ in reg}
+    passed = [p for p in header.ports if p.name not in reg_core]
+    secret = {e.port for e in block.external if e.secret}
+    params = [p.text for p in header.params]
+    if b.clocked:
+        params.append(f"parameter int unsigned MaxWait = {MAX_WAIT_DEFAULT}  // bound of a held access, 0: none")
+    decls: list[str] = []
+    for p in passed:
+        decls.append(p.text)
+        if p.name == "rst_ni":
+            decls += [f"{d} {'wire logic' if d == 'input' else 'logic'} {r + ' ' if r else ''}{n}" for d, r, n in b.ports]
+    port_lines = []
+    for i, text in enumerate(decls):
+        line = f"  {text}{',' if i < len(decls) - 1 else ''}"
+        # Secret inputs (the XIP key-encryption key) stay out of waveforms, as in the core.
+        secret_port = re.search(r"(\w+)$", text).group(1) in secret
+        port_lines += ["  /* verilator tracing_off */", line, "  /* verilator tracing_on */"] if secret_port else [line]
+    bridge_params = f" #(\n    .AddrWidth ({ADDR_WIDTH}),\n    .MaxWait   (MaxWait)\n  )" if b.clocked \
+        else f" #(\n    .AddrWidth ({ADDR_WIDTH})\n  )"
+    bridge_conns = ([("clk_i", "clk_i"), ("rst_ni", "rst_ni")] if b.clocked else []) + \
+        [(n, n) for _, _, n in b.ports] + [(bp, w) for _, bp, w in reg]
+    core_params = f" #(\n{_connections([(p.name, p.name) for p in header.params])}\n  )" if header.params else ""
+    core_conns = [(c, w) for c, _, w in reg] + [(p.name, p.name) for p in passed]
+    core_conns.sort(key=lambda cw: [p.name for p in header.ports].index(cw[0]))
+    source = header.file.relative_to(ipblock.IP_DIR.parent) if header.file.is_relative_to(ipblock.IP_DIR.parent) \
+        else header.file
+    param_text = ",\n".join(f"  {p}" for p in params)
+    return "\n".join([
+        "// SPDX-License-Identifier: Apache-2.0",
+        f"// {b.title} shell of {block.name}: {b.bridge} in front of {header.module}.",
+        f"// Generated by aesoc.shells from {source}; do not edit (python3 -m aesoc shells).",
+        "`default_nettype none",
+        "",
+        f"module {shell_module(block, bus_name)}" + (f" #(\n{param_text}\n)" if params else "") + " (",
+        *port_lines,
+        ");",
+        "",
+        *_wire_decls(header),
+        "",
+        f"  {b.bridge}{bridge_params} u_bridge (",
+        _connections(bridge_conns),
+        "  );",
+        "",
+        f"  {header.module}{core_params} u_core (",
+        _connections(core_conns),
+        "  );",
+        "",
+        "endmodule",
+        "",
+        "`default_nettype wire",
+        "",
+    ])
+
+
+def generate(block: ipblock.IpBlock, bus_name: str, out_dir: Path = OUT_DIR) -> Path:
+    """Write `<block>_<bus>.sv` into out_dir (only when its text changed) and return its path."""
+    path = out_dir / f"{shell_module(block, bus_name)}.sv"
+    text = render(block, bus_name)
+    if not path.is_file() or path.read_text() != text:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return path
+
+
+def core_sources(block: ipblock.IpBlock) -> list[Path]:
+    """The block's RTL in compile order without its aesoc Wishbone shell (the manifest's module)
+    and the bridge that shell uses."""
+    return [p for p in ip_sources(block) if p.stem != block.module and not p.is_relative_to(BRIDGE)]
+
+
+def sources(block: ipblock.IpBlock, bus_name: str, out_dir: Path = OUT_DIR) -> list[Path]:
+    """Everything a shell needs, in compile order: the core, the bridge, the shell."""
+    return [*core_sources(block), *bus(bus_name).bridge_files, generate(block, bus_name, out_dir)]
+
+
+def lint_waivers(block: ipblock.IpBlock) -> list[Path]:
+    """Verilator configuration for a block built alone: the SoC's waivers of the generated register
+    blocks, and the block's own (ip/<block>/tests/waivers.vlt) where it has one."""
+    own = block.folder / "tests" / "waivers.vlt"
+    return [LINT_WAIVERS, *([own] if own.is_file() else [])]
+
+
+def lint(block: ipblock.IpBlock, bus_name: str) -> subprocess.CompletedProcess[str]:
+    """`verilator --lint-only -Wall` over one shell with everything under it."""
+    cmd = [verilator_bin(), "--lint-only", "-Wall", "--top-module", shell_module(block, bus_name),
+           *map(str, lint_waivers(block)), *map(str, sources(block, bus_name))]
+    with verilator_lock():
+        return subprocess.run(cmd, capture_output=True, text=True, check=False)
