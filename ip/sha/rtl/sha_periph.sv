@@ -139,11 +139,12 @@ module sha_periph #(
   assign hwif_in.COUNT_HI.rd_data.bytes = eng_count[63:32];
 
   // ---- bad use: the engine zeroises the message and reports the code ----
+  // (a START acts the cycle after its write, so a CTRL write right behind it counts as mid-message)
   always_comb begin
     fault      = 1'b1;
     fault_code = sha_pkg::SHA_ERR_ABORT;
     if (early_read) fault_code = sha_pkg::SHA_ERR_EARLY_READ;
-    else if (alg_written && eng_busy) fault_code = sha_pkg::SHA_ERR_ALG_CHANGE;
+    else if (alg_written && (eng_busy || cmd_start || cmd_resume)) fault_code = sha_pkg::SHA_ERR_ALG_CHANGE;
     else if (!cmd_abort) fault = 1'b0;
   end
 

@@ -169,6 +169,7 @@ async def context_save_restore(dut: Any) -> None:
                     await tb.wait_status("saveable")
                     assert await tb.read("COUNT_LO") == pos[s]
                     ctx[s] = ([await tb.read(f"DIGEST[{i}]") for i in range(16)], pos[s])
+                    await tb.command("clear")  # the context lives in software now
                 else:
                     await tb.wait_status("done")
                     assert await tb.digest(alg) == alg.digest(msg), f"{alg.name} stream {s}"
@@ -245,6 +246,7 @@ async def dma_request_line(dut: Any) -> None:
     await tb.write("DMA_CTRL", RM.field("DMA_CTRL.in_en", 1))
     assert dut.dma_in_req_o.value == 0, "no message: no request"
     await tb.begin(ALGS["SHA256"], 64)
+    await tb.read("STATUS")  # the START acts one cycle after its write
     assert dut.dma_in_req_o.value == 1
     for w in range(16):
         await tb.write("DATA_IN", w)
@@ -252,4 +254,5 @@ async def dma_request_line(dut: Any) -> None:
     assert dut.dma_in_req_o.value == 0, "message complete: no request"
     await tb.write("DMA_CTRL", 0)
     await tb.begin(ALGS["SHA256"], 64)
+    await tb.read("STATUS")
     assert dut.dma_in_req_o.value == 0, "requests disabled"
