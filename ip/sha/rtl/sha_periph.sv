@@ -222,6 +222,8 @@ module sha_periph #(
   assign hwif_in.PERF_BUSY.count.we     = eng_round;
   assign hwif_in.PERF_BLOCKS.count.next = hwif_out.PERF_BLOCKS.count.value + 32'd1;
   assign hwif_in.PERF_BLOCKS.count.we   = eng_blk;
+  assign hwif_in.PERF_MSG.count.next    = hwif_out.PERF_MSG.count.value + 32'd1;
+  assign hwif_in.PERF_MSG.count.we      = eng_busy;
 
   assign irq_o        = (hwif_out.IRQ_STATUS.done.value & hwif_out.IRQ_ENABLE.done.value) |
                         (hwif_out.IRQ_STATUS.err.value & hwif_out.IRQ_ENABLE.err.value);

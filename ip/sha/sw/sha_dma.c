@@ -26,16 +26,18 @@ sha_dma_result_t sha_dma_init(sha_dma_t *eng, sha_dev_t *sha, dma_t *dma, unsign
   eng->pending = 0;
   eng->dma_cycles = 0;
   eng->engine_busy = 0;
+  eng->msg_cycles = 0;
   return SHA_DMA_OK;
 }
 
 sha_dma_result_t sha_dma_submit(sha_dma_t *eng, sha_dev_alg_t alg, const void *msg, size_t len) {
   if (!eng || eng->pending || (len && (!msg || ((uintptr_t)msg & 3u))) || len > DMA_MAX_LEN) return SHA_DMA_BAD_ARG;
   if (sha_dev_digest_len(alg) == 0) return SHA_DMA_BAD_ARG;
+  SHA_REG(eng, PERF_BUSY) = 0;
+  SHA_REG(eng, PERF_MSG) = 0;
   sha_dev_result_t r = sha_dev_begin(eng->sha, alg, len);
   if (r == SHA_DEV_BAD_ARG || r == SHA_DEV_UNSUPPORTED) return SHA_DMA_BAD_ARG;
   if (r != SHA_DEV_OK) return SHA_DMA_SHA_ERROR;
-  SHA_REG(eng, PERF_BUSY) = 0;
   eng->pending = 1;
   if (len == 0) return SHA_DMA_PENDING; /* the padding block alone: no data to move */
   uint32_t src = (uint32_t)(uintptr_t)msg & eng->bus_addr_mask;
@@ -59,6 +61,7 @@ static sha_dma_result_t finish(sha_dma_t *eng, sha_dma_result_t result) {
   dma_counters_t c;
   eng->dma_cycles = dma_counters(eng->dma, eng->ch, &c) == DMA_OK ? c.cycles : 0;
   eng->engine_busy = SHA_REG(eng, PERF_BUSY);
+  eng->msg_cycles = SHA_REG(eng, PERF_MSG);
   eng->pending = 0;
   return result;
 }
@@ -72,7 +75,10 @@ sha_dma_result_t sha_dma_poll(sha_dma_t *eng) {
   }
   uint32_t st = sha_dev_status(eng->sha);
   if (st & SHA_PERIPH__STATUS__ERR_bm) {
-    if (dma_busy(eng->dma, eng->ch)) (void)dma_abort(eng->dma, DMA_CH(eng->ch));
+    /* The engine drops what the channel still writes; stop the channel anyway. */
+    if (dma_busy(eng->dma, eng->ch) && dma_abort(eng->dma, DMA_CH(eng->ch)) != DMA_OK) {
+      return finish(eng, SHA_DMA_BUS_ERROR);
+    }
     return finish(eng, SHA_DMA_SHA_ERROR);
   }
   if (st & SHA_PERIPH__STATUS__DONE_bm) {

@@ -48,6 +48,7 @@ typedef struct {
   int pending;
   uint32_t dma_cycles;  /* of the last request: channel start to idle (CHn_CYCLES) */
   uint32_t engine_busy; /* of the last request: cycles the engine compressed blocks (PERF_BUSY) */
+  uint32_t msg_cycles;  /* of the last request: START to digest, the hardware time (PERF_MSG) */
 } sha_dma_t;
 
 __attribute__((warn_unused_result)) sha_dma_result_t sha_dma_init(sha_dma_t *eng, sha_dev_t *sha, dma_t *dma,
