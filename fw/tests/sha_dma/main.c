@@ -47,6 +47,7 @@ static void hash_polled(sha_dev_alg_t alg, size_t len) {
 }
 
 static void hash_by_irq(sha_dev_alg_t alg, size_t len) {
+  (void)sha_dev_irq_ack(&sha); /* drop the done bits of earlier, polled messages */
   irq_result = -1;
   sha_dev_irq_enable(&sha, 1, 1);
   aesoc_irq_unmask_line(AESOC_IRQ_SHA);

@@ -41,7 +41,8 @@ sha_dma_result_t sha_dma_submit(sha_dma_t *eng, sha_dev_alg_t alg, const void *m
   eng->pending = 1;
   if (len == 0) return SHA_DMA_PENDING; /* the padding block alone: no data to move */
   uint32_t src = (uint32_t)(uintptr_t)msg & eng->bus_addr_mask;
-  uint32_t dst = (uint32_t)(eng->sha->base + offsetof(sha_periph_t, DATA_IN)) & eng->bus_addr_mask;
+  /* A register address is a bus address already (the mask is for cached memory aliases). */
+  uint32_t dst = (uint32_t)(eng->sha->base + offsetof(sha_periph_t, DATA_IN));
   if (dma_set_transfer(eng->dma, eng->ch, src, dst, (uint32_t)((len + 3u) & ~(size_t)3u), NULL) != DMA_OK) {
     eng->pending = 0;
     sha_dev_abort(eng->sha);

@@ -44,7 +44,7 @@ typedef struct {
   sha_dev_t *sha;
   dma_t *dma;
   unsigned ch;
-  uint32_t bus_addr_mask; /* CPU address -> DMA bus address */
+  uint32_t bus_addr_mask; /* CPU address of a buffer -> DMA bus address */
   int pending;
   uint32_t dma_cycles;  /* of the last request: channel start to idle (CHn_CYCLES) */
   uint32_t engine_busy; /* of the last request: cycles the engine compressed blocks (PERF_BUSY) */
