@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// SHA compression core: one round per cycle, message schedule on the fly in a 16-word window.
+// SHA compression core: one round per cycle (SHA-1: two), message schedule on the fly in a
+// 16-word window.
 `default_nettype none
 
 // A block is taken in the cycle blk_valid_i && blk_ready_o: its 16 words go into the schedule
 // window and the chaining value into the working variables. Then one round per cycle (64 for
-// SHA-224/256, 80 for SHA-1 and the SHA-512 family); the window shifts each round and its new
-// last word is W[t+16]. The cycle after the last round adds the working variables into the
-// chaining value and, if the next block is already waiting, takes it in the same cycle: back to
-// back, a block costs its rounds + 1 cycles (65 for SHA-256).
+// SHA-224/256, 80 for the SHA-512 family); the window shifts each round and its new last word is
+// W[t+16]. SHA-1's round is a single five-operand sum, so two of its 80 rounds fit the depth of
+// one SHA-256 round: it runs two per cycle, the window shifting by two. The cycle after the last
+// round adds the working variables into the chaining value and, if the next block is already
+// waiting, takes it in the same cycle: back to back, a block costs 65 cycles for SHA-224/256, 41
+// for SHA-1 and 81 for the SHA-512 family.
 //
 // Words are 64-bit slots; the 32-bit algorithms use the low halves. With Sha512Enable = 0 the
 // registers are 32 bits wide and the 64-bit round is not built.
@@ -45,46 +48,49 @@ module sha_core #(
   logic          take;
   logic          wide;
 
+  logic sha1;  // two rounds per cycle
   assign wide = Sha512Enable && sha_pkg::is_sha512_family(alg_i);
+  assign sha1 = alg_i == sha_pkg::SHA_ALG_SHA1;
 
   // ---- one round of the selected algorithm ----
   logic [31:0] r32 [8];
-  logic [31:0] w32_next;
+  logic [31:0] w32_next, w32_next2;  // W[t+16], and W[t+17] for SHA-1's second round
   logic [63:0] r64 [8];
   logic [63:0] w64_next;
 
   always_comb begin
-    logic [31:0] a, b, c, d, e, f, g, h, w0, s0, s1, t1, t2, fn, k;
+    logic [31:0] a, b, c, d, e, f, g, h, w0, s0, s1, t1, t2, fn, k, rb;
     a = v_q[0][31:0]; b = v_q[1][31:0]; c = v_q[2][31:0]; d = v_q[3][31:0];
     e = v_q[4][31:0]; f = v_q[5][31:0]; g = v_q[6][31:0]; h = v_q[7][31:0];
     w0 = w_q[0][31:0];
     r32 = '{default: '0};
-    {s0, s1, t1, t2} = '0;
-    if (alg_i == sha_pkg::SHA_ALG_SHA1) begin
-      // FIPS 180-4 section 6.1.2; a..e in v[0..4].
-      if (t_q < 7'd20) begin
-        fn = (b & c) ^ (~b & d);
-        k  = sha_pkg::K_SHA1[0];
-      end else if (t_q < 7'd40) begin
-        fn = b ^ c ^ d;
-        k  = sha_pkg::K_SHA1[1];
-      end else if (t_q < 7'd60) begin
-        fn = (b & c) ^ (b & d) ^ (c & d);
-        k  = sha_pkg::K_SHA1[2];
-      end else begin
-        fn = b ^ c ^ d;
-        k  = sha_pkg::K_SHA1[3];
-      end
-      r32[0] = {a[26:0], a[31:27]} + fn + e + k + w0;
-      r32[1] = a;
-      r32[2] = {b[1:0], b[31:2]};
-      r32[3] = c;
-      r32[4] = d;
+    {s0, s1, t1, t2, rb} = '0;
+    w32_next2 = '0;
+    if (sha1) begin
+      // FIPS 180-4 section 6.1.2, two rounds per cycle (t even: both in the same group of 20,
+      // so one f and one K); a..e in v[0..4]. Two chained five-operand sums are about as deep
+      // as one SHA-256 round.
+      k = sha_pkg::k_sha1(t_q);
+      if (t_q < 7'd20) fn = (b & c) ^ (~b & d);
+      else if (t_q >= 7'd40 && t_q < 7'd60) fn = (b & c) ^ (b & d) ^ (c & d);
+      else fn = b ^ c ^ d;
+      t1 = {a[26:0], a[31:27]} + fn + e + k + w0;  // round t: new a
+      rb = {b[1:0], b[31:2]};                      // round t: new c
+      if (t_q < 7'd20) t2 = (a & rb) ^ (~a & c);
+      else if (t_q >= 7'd40 && t_q < 7'd60) t2 = (a & rb) ^ (a & c) ^ (rb & c);
+      else t2 = a ^ rb ^ c;
+      r32[0] = {t1[26:0], t1[31:27]} + t2 + d + k + w_q[1][31:0];
+      r32[1] = t1;
+      r32[2] = {a[1:0], a[31:2]};
+      r32[3] = rb;
+      r32[4] = c;
       s0 = w_q[13][31:0] ^ w_q[8][31:0] ^ w_q[2][31:0] ^ w0;
-      w32_next = {s0[30:0], s0[31]};
+      s1 = w_q[14][31:0] ^ w_q[9][31:0] ^ w_q[3][31:0] ^ w_q[1][31:0];
+      w32_next  = {s0[30:0], s0[31]};
+      w32_next2 = {s1[30:0], s1[31]};
     end else begin
       // FIPS 180-4 section 6.2.2.
-      k  = sha_pkg::K64[t_q < 7'd80 ? t_q : 7'd0][63:32];
+      k  = 32'(sha_pkg::k64(t_q) >> 32);
       s1 = sha_pkg::rotr32(e, 6) ^ sha_pkg::rotr32(e, 11) ^ sha_pkg::rotr32(e, 25);
       fn = (e & f) ^ (~e & g);
       t1 = h + s1 + fn + k + w0;
@@ -105,7 +111,7 @@ module sha_core #(
       e = 64'(v_q[4]); f = 64'(v_q[5]); g = 64'(v_q[6]); h = 64'(v_q[7]);
       w0 = 64'(w_q[0]);
       s1 = sha_pkg::rotr64(e, 14) ^ sha_pkg::rotr64(e, 18) ^ sha_pkg::rotr64(e, 41);
-      t1 = h + s1 + ((e & f) ^ (~e & g)) + sha_pkg::K64[t_q < 7'd80 ? t_q : 7'd0] + w0;
+      t1 = h + s1 + ((e & f) ^ (~e & g)) + sha_pkg::k64(t_q) + w0;
       s0 = sha_pkg::rotr64(a, 28) ^ sha_pkg::rotr64(a, 34) ^ sha_pkg::rotr64(a, 39);
       t2 = s0 + ((a & b) ^ (a & c) ^ (b & c));
       r64 = '{t1 + t2, a, b, c, d + t1, e, f, g};
@@ -139,10 +145,17 @@ module sha_core #(
     unique case (state_q)
       S_ROUND: begin
         v_d = v_rnd;
-        for (int i = 0; i < 15; i++) w_d[i] = w_q[i + 1];
-        w_d[15] = w_next;
-        t_d = t_q + 7'd1;
-        if (t_q == sha_pkg::num_rounds(alg_i) - 7'd1) state_d = S_FINAL;
+        if (sha1) begin
+          for (int i = 0; i < 14; i++) w_d[i] = w_q[i + 2];
+          w_d[14] = w_next;
+          w_d[15] = DW'(w32_next2);
+          t_d = t_q + 7'd2;
+        end else begin
+          for (int i = 0; i < 15; i++) w_d[i] = w_q[i + 1];
+          w_d[15] = w_next;
+          t_d = t_q + 7'd1;
+        end
+        if (t_q + (sha1 ? 7'd2 : 7'd1) == sha_pkg::num_rounds(alg_i)) state_d = S_FINAL;
       end
       S_FINAL: begin
         h_d     = h_sum;

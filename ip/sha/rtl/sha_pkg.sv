@@ -29,7 +29,7 @@ package sha_pkg;
 
   // FIPS 180-4 section 4.2.3: the SHA-512 round constants. SHA-256's (4.2.2) are the top 32 bits
   // of the first 64 of them (both are the fractional parts of the cube roots of the first primes).
-  localparam logic [63:0] K64 [80] = '{
+  localparam logic [80*64-1:0] K64 = {
     64'h428a2f98d728ae22, 64'h7137449123ef65cd, 64'hb5c0fbcfec4d3b2f, 64'he9b5dba58189dbbc,
     64'h3956c25bf348b538, 64'h59f111f1b605d019, 64'h923f82a4af194f9b, 64'hab1c5ed5da6d8118,
     64'hd807aa98a3030242, 64'h12835b0145706fbe, 64'h243185be4ee4b28c, 64'h550c7dc3d5ffb4e2,
@@ -54,23 +54,37 @@ package sha_pkg;
 
   // Initial values (section 5.3). SHA-256's are the top halves of SHA-512's and SHA-224's the
   // bottom halves of SHA-384's (square roots of the first 8, and of the 9th to 16th, primes).
-  localparam logic [63:0] IV_SHA512 [8] = '{
+  localparam logic [8*64-1:0] IV_SHA512 = {
     64'h6a09e667f3bcc908, 64'hbb67ae8584caa73b, 64'h3c6ef372fe94f82b, 64'ha54ff53a5f1d36f1,
     64'h510e527fade682d1, 64'h9b05688c2b3e6c1f, 64'h1f83d9abfb41bd6b, 64'h5be0cd19137e2179
   };
-  localparam logic [63:0] IV_SHA384 [8] = '{
+  localparam logic [8*64-1:0] IV_SHA384 = {
     64'hcbbb9d5dc1059ed8, 64'h629a292a367cd507, 64'h9159015a3070dd17, 64'h152fecd8f70e5939,
     64'h67332667ffc00b31, 64'h8eb44a8768581511, 64'hdb0c2e0d64f98fa7, 64'h47b5481dbefa4fa4
   };
-  localparam logic [63:0] IV_SHA512_256 [8] = '{
+  localparam logic [8*64-1:0] IV_SHA512_256 = {
     64'h22312194fc2bf72c, 64'h9f555fa3c84c64c2, 64'h2393b86b6f53b151, 64'h963877195940eabd,
     64'h96283ee2a88effe3, 64'hbe5e1e2553863992, 64'h2b0199fc2c85b8aa, 64'h0eb72ddc81c52ca2
   };
 
-  localparam logic [31:0] IV_SHA1 [5] = '{
+  localparam logic [5*32-1:0] IV_SHA1 = {
     32'h67452301, 32'hefcdab89, 32'h98badcfe, 32'h10325476, 32'hc3d2e1f0
   };
-  localparam logic [31:0] K_SHA1 [4] = '{32'h5a827999, 32'h6ed9eba1, 32'h8f1bbcdc, 32'hca62c1d6};
+  localparam logic [4*32-1:0] K_SHA1 = {32'h5a827999, 32'h6ed9eba1, 32'h8f1bbcdc, 32'hca62c1d6};
+
+  // Entry i of a table above (entry 0 first, in the top bits). Past the last round (t = 80 in
+  // the cycle that adds the chaining value) the value is unused: entry 0.
+  function automatic logic [63:0] k64(logic [6:0] t);
+    return K64[64 * (79 - ((t < 7'd80) ? 32'(t) : 32'd0)) +: 64];
+  endfunction
+
+  function automatic logic [63:0] entry64(logic [511:0] table8, int unsigned i);
+    return table8[64 * (7 - i) +: 64];
+  endfunction
+
+  function automatic logic [31:0] k_sha1(logic [6:0] t);
+    return K_SHA1[32 * (3 - ((t < 7'd60) ? 32'(t) / 20 : 32'd3)) +: 32];
+  endfunction
 
   function automatic logic [31:0] bswap(logic [31:0] x);
     return {x[7:0], x[15:8], x[23:16], x[31:24]};
@@ -96,12 +110,12 @@ package sha_pkg;
   // Initial value word i (64-bit words; 32-bit algorithms use the low half).
   function automatic logic [63:0] initial_value(logic [2:0] alg, int unsigned i);
     unique case (alg)
-      SHA_ALG_SHA1:       initial_value = (i < 5) ? {32'h0, IV_SHA1[i % 5]} : 64'h0;
-      SHA_ALG_SHA224:     initial_value = {32'h0, IV_SHA384[i][31:0]};
-      SHA_ALG_SHA384:     initial_value = IV_SHA384[i];
-      SHA_ALG_SHA512:     initial_value = IV_SHA512[i];
-      SHA_ALG_SHA512_256: initial_value = IV_SHA512_256[i];
-      default:            initial_value = {32'h0, IV_SHA512[i][63:32]};
+      SHA_ALG_SHA1:       initial_value = (i < 5) ? {32'h0, IV_SHA1[32 * (4 - i % 5) +: 32]} : 64'h0;
+      SHA_ALG_SHA224:     initial_value = entry64(IV_SHA384, i) & 64'h0000_0000_ffff_ffff;
+      SHA_ALG_SHA384:     initial_value = entry64(IV_SHA384, i);
+      SHA_ALG_SHA512:     initial_value = entry64(IV_SHA512, i);
+      SHA_ALG_SHA512_256: initial_value = entry64(IV_SHA512_256, i);
+      default:            initial_value = entry64(IV_SHA512, i) >> 32;
     endcase
   endfunction
 

@@ -35,6 +35,11 @@ class Alg:
         return ALG_CODE[self.name]
 
     @property
+    def cycles_per_block(self) -> int:
+        """The engine's promise back to back: its rounds (SHA-1: two per cycle) plus one cycle."""
+        return (self.rounds // 2 if self.name == "SHA1" else self.rounds) + 1
+
+    @property
     def wide(self) -> bool:
         return self.word_bytes == 8
 
