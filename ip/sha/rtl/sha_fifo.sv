@@ -34,7 +34,7 @@ module sha_fifo #(
   assign level_o = level_q;
 
   function automatic logic [AW-1:0] incr(logic [AW-1:0] p);
-    return (p == AW'(Depth - 1)) ? '0 : p + AW'(1);
+    incr = (p == AW'(Depth - 1)) ? '0 : p + AW'(1);
   endfunction
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -75,36 +75,40 @@ package sha_pkg;
   // Entry i of a table above (entry 0 first, in the top bits). Past the last round (t = 80 in
   // the cycle that adds the chaining value) the value is unused: entry 0.
   function automatic logic [63:0] k64(logic [6:0] t);
-    return K64[64 * (79 - ((t < 7'd80) ? 32'(t) : 32'd0)) +: 64];
+    logic [6:0] i;
+    i = (t < 7'd80) ? 7'd79 - t : 7'd79;
+    k64 = K64[64 * i +: 64];
   endfunction
 
   function automatic logic [63:0] entry64(logic [511:0] table8, int unsigned i);
-    return table8[64 * (7 - i) +: 64];
+    entry64 = table8[64 * (7 - i) +: 64];
   endfunction
 
   function automatic logic [31:0] k_sha1(logic [6:0] t);
-    return K_SHA1[32 * (3 - ((t < 7'd60) ? 32'(t) / 20 : 32'd3)) +: 32];
+    logic [1:0] i;  // group 0..3 of 20 rounds, counted from the last entry
+    i = (t < 7'd20) ? 2'd3 : (t < 7'd40) ? 2'd2 : (t < 7'd60) ? 2'd1 : 2'd0;
+    k_sha1 = K_SHA1[32 * i +: 32];
   endfunction
 
   function automatic logic [31:0] bswap(logic [31:0] x);
-    return {x[7:0], x[15:8], x[23:16], x[31:24]};
+    bswap = {x[7:0], x[15:8], x[23:16], x[31:24]};
   endfunction
 
   function automatic logic [31:0] rotr32(logic [31:0] x, int unsigned n);
-    return (x >> n) | (x << (32 - n));
+    rotr32 = (x >> n) | (x << (32 - n));
   endfunction
 
   function automatic logic [63:0] rotr64(logic [63:0] x, int unsigned n);
-    return (x >> n) | (x << (64 - n));
+    rotr64 = (x >> n) | (x << (64 - n));
   endfunction
 
   function automatic logic is_sha512_family(logic [2:0] alg);
-    return alg == SHA_ALG_SHA384 || alg == SHA_ALG_SHA512 || alg == SHA_ALG_SHA512_256;
+    is_sha512_family = alg == SHA_ALG_SHA384 || alg == SHA_ALG_SHA512 || alg == SHA_ALG_SHA512_256;
   endfunction
 
   // Rounds per block: 64 for SHA-224/256, 80 for SHA-1 and the SHA-512 family.
   function automatic logic [6:0] num_rounds(logic [2:0] alg);
-    return (alg == SHA_ALG_SHA224 || alg == SHA_ALG_SHA256) ? 7'd64 : 7'd80;
+    num_rounds = (alg == SHA_ALG_SHA224 || alg == SHA_ALG_SHA256) ? 7'd64 : 7'd80;
   endfunction
 
   // Initial value word i (64-bit words; 32-bit algorithms use the low half).
