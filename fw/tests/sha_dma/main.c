@@ -34,7 +34,7 @@ static void record(sha_dev_alg_t alg, size_t len, int by_irq) {
   aesoc_rec_u64("irq", (uint64_t)by_irq);
   aesoc_rec_hex("msg", buf, len);
   aesoc_rec_hex("md", md, sha_dev_digest_len(alg));
-  aesoc_rec_u64("dma_cycles", eng.dma_cycles);
+  aesoc_rec_u64("msg_cycles", eng.msg_cycles);
   aesoc_rec_u64("engine_busy", eng.engine_busy);
   aesoc_rec_end();
 }

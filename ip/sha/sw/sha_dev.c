@@ -69,6 +69,7 @@ void sha_dev_abort(sha_dev_t *dev) {
 
 /* Algorithm and length, checked against this instance; nothing started yet. */
 static sha_dev_result_t configure(sha_dev_t *dev, sha_dev_alg_t alg, uint64_t len) {
+  if (!dev) return SHA_DEV_BAD_ARG;
   if (!known(alg)) return SHA_DEV_BAD_ARG;
   if (!is_wide(alg) && (len >> 61) != 0) return SHA_DEV_BAD_ARG;
   if (is_wide(alg) && !(REG(dev, HWCFG) & SHA_PERIPH__HWCFG__SHA512_bm)) return SHA_DEV_UNSUPPORTED;
@@ -81,15 +82,23 @@ static sha_dev_result_t configure(sha_dev_t *dev, sha_dev_alg_t alg, uint64_t le
   return SHA_DEV_OK;
 }
 
-sha_dev_result_t sha_dev_begin(sha_dev_t *dev, sha_dev_alg_t alg, uint64_t len) {
+sha_dev_result_t sha_dev_prepare(sha_dev_t *dev, sha_dev_alg_t alg, uint64_t len) {
   if (!dev) return SHA_DEV_BAD_ARG;
   /* CTRL may change only between messages: a finished or unstarted one. */
   if ((REG(dev, STATUS) & SHA_PERIPH__STATUS__BUSY_bm) != 0) return SHA_DEV_BAD_ARG;
-  sha_dev_result_t r = configure(dev, alg, len);
-  if (r != SHA_DEV_OK) return r;
+  return configure(dev, alg, len);
+}
+
+void sha_dev_start(sha_dev_t *dev) {
+  if (!dev) return;
   REG(dev, CMD) = SHA_PERIPH__CMD__START_bm;
   dev->fed = 0;
-  return SHA_DEV_OK;
+}
+
+sha_dev_result_t sha_dev_begin(sha_dev_t *dev, sha_dev_alg_t alg, uint64_t len) {
+  sha_dev_result_t r = sha_dev_prepare(dev, alg, len);
+  if (r == SHA_DEV_OK) sha_dev_start(dev);
+  return r;
 }
 
 sha_dev_result_t sha_dev_update(sha_dev_t *dev, const void *data, size_t n) {

@@ -77,6 +77,10 @@ void sha_dev_init(sha_dev_t *dev, uintptr_t base);
 unsigned sha_dev_digest_len(sha_dev_alg_t alg); /* bytes; 0 for an unknown algorithm */
 unsigned sha_dev_block_len(sha_dev_alg_t alg);  /* bytes; 0 for an unknown algorithm */
 __attribute__((warn_unused_result)) sha_dev_result_t sha_dev_begin(sha_dev_t *dev, sha_dev_alg_t alg, uint64_t len);
+/* sha_dev_begin in two halves, for a caller that sets up a data source (a DMA channel) between
+ * writing the configuration and starting the message. */
+__attribute__((warn_unused_result)) sha_dev_result_t sha_dev_prepare(sha_dev_t *dev, sha_dev_alg_t alg, uint64_t len);
+void sha_dev_start(sha_dev_t *dev);
 __attribute__((warn_unused_result)) sha_dev_result_t sha_dev_update(sha_dev_t *dev, const void *data, size_t n);
 __attribute__((warn_unused_result)) sha_dev_result_t sha_dev_finish(sha_dev_t *dev, void *digest);
 __attribute__((warn_unused_result)) sha_dev_result_t sha_dev_hash(sha_dev_t *dev, sha_dev_alg_t alg, const void *msg,

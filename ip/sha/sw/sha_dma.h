@@ -46,7 +46,6 @@ typedef struct {
   unsigned ch;
   uint32_t bus_addr_mask; /* CPU address of a buffer -> DMA bus address */
   int pending;
-  uint32_t dma_cycles;  /* of the last request: channel start to idle (CHn_CYCLES) */
   uint32_t engine_busy; /* of the last request: cycles the engine compressed blocks (PERF_BUSY) */
   uint32_t msg_cycles;  /* of the last request: START to digest, the hardware time (PERF_MSG) */
 } sha_dma_t;
