@@ -36,9 +36,10 @@ def test_inheritance_overrides_only_what_it_names() -> None:
 def test_full_numbering() -> None:
     full = elaborate("full")
     assert [m.name for m in full.masters] == ["cpu_i", "cpu_d", "dma_rd", "dma_wr"]
-    assert full.irq_lines == {"BUS_ERR": 0, "AES": 1, "DMA": 2}
-    assert full.dma_request_lines == {"AES_IN": 0, "AES_OUT": 1}
-    assert full.of_block("dma").windows == ("sram0", "sram1", "aes")  # aes joins: it has request lines
+    assert full.irq_lines == {"BUS_ERR": 0, "AES": 1, "DMA": 2, "SHA": 3}
+    assert full.dma_request_lines == {"AES_IN": 0, "AES_OUT": 1, "SHA_IN": 2}
+    # aes and sha join: they have request lines
+    assert full.of_block("dma").windows == ("sram0", "sram1", "aes", "sha")
     assert full.xip_flash is not None and full.xip_flash.region == "flash"
     assert all(s.mask & UNCACHED_BIT == 0 for s in full.memories)
 
@@ -101,7 +102,7 @@ def test_example_ip_is_one_folder_and_one_entry() -> None:
     entries = re.findall(r"^\[ip\.(\w+)\]", config.read_text(), flags=re.M)
     assert entries == ["ticker"]
     ticker = soc.instance("ticker")
-    assert ticker.irqs == {"irq": 3} and ticker.dma_requests == {"tick": 2}
+    assert ticker.irqs == {"irq": 4} and ticker.dma_requests == {"tick": 3}
     assert "ticker" in soc.of_block("dma").windows
     result, line = build_and_run(EXAMPLE / "fw" / "ticker", str(config), max_cycles=2_000_000)
     assert result.status == "exit" and result.code == 0, f"{line}\n{result.console}"
