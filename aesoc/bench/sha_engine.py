@@ -29,7 +29,6 @@ NOMINAL_MHZ = 100  # stated clock for KB/s; cycles/byte is the clock-free figure
 # fw/bench/sha_engine fills its buffer with byte i = 31 i + 7 (mod 256).
 MAX_MSG = 16384
 ALGS = {"SHA1": ("SHA-1", "sha1", 64), "SHA256": ("SHA-256", "sha256", 64), "SHA512": ("SHA-512", "sha512", 128)}
-IP_DESC = REPO / "ip" / "sha" / "sha_ip.json"
 # Rounds per block (FIPS 180-4) and the engine's rounds per cycle (ip/sha/README.md): the bound
 # is rounds / rounds per cycle + 1 cycles per block back to back.
 ROUNDS = {"SHA1": 80, "SHA256": 64, "SHA512": 80}
@@ -48,7 +47,7 @@ def _area(ctx: BenchContext, runs: list[str]) -> Table:
     """The whole peripheral (the SoC's module) per engine variant: its sources include the generated
     register block, so aesoc.synth reads them with the slang frontend."""
     block = ipblock.block("sha")
-    variants = json.loads(IP_DESC.read_text())["variants"]
+    variants = {v: block.units["engine"].variants[v] for v in block.units["engine"].benchmark_variants}
     rows = []
     for i, (variant, params) in enumerate(variants.items()):
         ctx.progress(i, len(variants), f"synthesise {block.module} {variant}")

@@ -1,4 +1,4 @@
-"""pytest entry: run the cocotb tests of sha_engine for every RTL variant (ip/sha/sha_ip.json)."""
+"""pytest entry: run the cocotb tests of sha_engine for every RTL variant (the engine unit of ip/sha/ip.toml)."""
 
 from __future__ import annotations
 
