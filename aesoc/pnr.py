@@ -17,15 +17,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import statistics
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from importlib import metadata
@@ -33,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from aesoc.synth import FAMILIES, SynthResult, synthesize, tail, tool_version
-from aesoc.toolchain import BUILD, ToolError, yowasp_env
+from aesoc.toolchain import BUILD, ToolError, status, tool_slot, yowasp_env
 
 FPGA_BUILD = BUILD / "fpga"
 CACHE = FPGA_BUILD / "cache"
@@ -132,29 +130,12 @@ class Progress:
         self.stage, self.total, self.done = stage, total, 0
         self.start = time.monotonic()
         self.lock = threading.Lock()
-        self.out = out or (lambda line: print(line, file=sys.stderr, flush=True))
+        self.out = out or status
 
     def step(self, what: str) -> None:
         with self.lock:
             self.done += 1
             self.out(f"  [{self.stage}] {self.done}/{self.total} {time.monotonic() - self.start:6.0f} s  {what}")
-
-
-_slots = threading.BoundedSemaphore(os.cpu_count() or 1)
-
-
-def set_jobs(count: int) -> None:
-    """At most `count` tool runs (Yosys or nextpnr) at once in this process, however jobs nest."""
-    global _slots
-    if count < 1:
-        raise ToolError(f"the job count must be at least 1, got {count}")
-    _slots = threading.BoundedSemaphore(count)
-
-
-@contextmanager
-def tool_slot() -> Iterator[None]:
-    with _slots:
-        yield
 
 
 def run_jobs(jobs: Sequence[Callable[[], Any]], names: Sequence[str], stage: str,
