@@ -61,3 +61,23 @@ def stacked_bars(path: Path, labels: Sequence[str], parts: dict[str, Sequence[fl
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path.name
+
+
+def loglog_chart(path: Path, series: dict[str, Sequence[tuple[float, float]]], *, title: str, xlabel: str,
+                 ylabel: str) -> str:
+    """One line per series of (x, y) points, both axes logarithmic; returns the file name."""
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    for name, points in series.items():
+        xs, ys = zip(*sorted(points))
+        ax.plot(xs, ys, marker="o", label=name)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path.name

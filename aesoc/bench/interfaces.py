@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from aesoc.area import area, soc_blocks
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
+from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, published, run_line
 from aesoc.elfsize import c_function_lines, symbol_bytes
 from aesoc.firmware import build as build_fw
 from aesoc.plots import bar_chart
@@ -134,8 +134,22 @@ def run(ctx: BenchContext) -> BenchResult:
     )
 
 
+def points(data: dict[str, Any]) -> list[Point]:
+    """Each interface at 16 B (one complete block: key and data loaded, result stored) and 1 KB (ECB)."""
+    run = run_line(data, "interfaces.elf")
+    lut = {row[0]: row[7] for row in data["tables"][0]["rows"]}
+    found: list[Point] = []
+    for r in data["records"]:
+        if r.get("kind") == "interfaces" and r["measure"] in ("complete", "ecb_1k"):
+            label = WAY_LABEL[r["way"]]
+            found.append(Point(f"{label}, ECB", 16 * r["blocks"], r["cycles"] / (16 * r["blocks"]), run,
+                               f"{lut[label]:,} LUT4 SoC (iCE40)"))
+    return found
+
+
 BENCHMARK = Benchmark(
     name="interfaces",
     summary="AES-128 through software, memory-mapped, CFU coarse and Zkn-style ops (Hodjat & Verbauwhede).",
     run=run,
+    points=points,
 )
