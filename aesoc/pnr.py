@@ -159,22 +159,34 @@ def run_jobs(jobs: Sequence[Callable[[], Any]], names: Sequence[str], stage: str
 # ------------------------------------------------------------------------------------------------
 
 
+_once_locks: dict[str, threading.Lock] = {}
+_once_guard = threading.Lock()
+
+
+def _once(cached: Path) -> threading.Lock:
+    """One lock per cache entry: jobs that need the same result (benchmarks side by side) wait for
+    the one computing it and read its cache, instead of computing it twice in one work folder."""
+    with _once_guard:
+        return _once_locks.setdefault(str(cached), threading.Lock())
+
+
 def synth(design: Design, family: str) -> SynthResult:
     """Cell counts of `design` for `family` (cached by sources, parameters and Yosys version)."""
     if family not in FAMILIES:
         raise ToolError(f"unknown family '{family}'; known: {', '.join(FAMILIES)}")
     cached, ports = _synth_cache(design, family)
-    if cached.is_file() and ports.is_file():
-        return SynthResult(**json.loads(cached.read_text()))
-    work = FPGA_BUILD / f"{design.slug}-{family}"
-    netlist = work / "netlist.json"
-    with tool_slot():
-        result = synthesize(design.top, design.sources, dict(design.parameters), family=family,
-                            flatten=design.flatten, work=work, json_netlist=netlist)
-    CACHE.mkdir(parents=True, exist_ok=True)
-    ports.write_text(json.dumps(_ports(json.loads(netlist.read_text()), design.top)))
-    cached.write_text(json.dumps(asdict(result)))
-    return result
+    with _once(cached):
+        if cached.is_file() and ports.is_file():
+            return SynthResult(**json.loads(cached.read_text()))
+        work = FPGA_BUILD / f"{design.slug}-{family}"
+        netlist = work / "netlist.json"
+        with tool_slot():
+            result = synthesize(design.top, design.sources, dict(design.parameters), family=family,
+                                flatten=design.flatten, work=work, json_netlist=netlist)
+        CACHE.mkdir(parents=True, exist_ok=True)
+        ports.write_text(json.dumps(_ports(json.loads(netlist.read_text()), design.top)))
+        cached.write_text(json.dumps(asdict(result)))
+        return result
 
 
 def _synth_cache(design: Design, family: str) -> tuple[Path, Path]:
@@ -247,23 +259,24 @@ def place(design: Design, device: str, seeds: Sequence[int] = SEEDS,
     tools = f"{tool_version()}; {nextpnr_version()}"
     key = design.digest(device, str(sorted(seeds)), tools, _HARNESS_VERSION, str(TARGET_MHZ[family]))
     cached = CACHE / f"pnr-{design.slug}-{device}-{key}.json"
-    if cached.is_file():
-        return _load_place(json.loads(cached.read_text()))
-    work = FPGA_BUILD / f"{design.slug}-{device}"
-    work.mkdir(parents=True, exist_ok=True)
-    text, in_bits, out_bits = harness_verilog(design, design_ports(design))
-    harness = work / "pnr_harness.v"
-    harness.write_text(text)
-    netlist = work / "harness.json"
-    with tool_slot():
-        synthesize("pnr_harness", [*design.sources, harness], family=family, flatten=design.flatten, work=work,
-                   json_netlist=netlist)
-    jobs = [(lambda s=s: _nextpnr(netlist, device, s, work)) for s in seeds]
-    runs = run_jobs(jobs, [f"{design.name} {device} seed {s}" for s in seeds], "pnr", out)
-    result = _summarise(design.name, device, tuple(seeds), runs, in_bits + out_bits, out_bits, tools)
-    CACHE.mkdir(parents=True, exist_ok=True)
-    cached.write_text(json.dumps(asdict(result)))
-    return result
+    with _once(cached):
+        if cached.is_file():
+            return _load_place(json.loads(cached.read_text()))
+        work = FPGA_BUILD / f"{design.slug}-{device}"
+        work.mkdir(parents=True, exist_ok=True)
+        text, in_bits, out_bits = harness_verilog(design, design_ports(design))
+        harness = work / "pnr_harness.v"
+        harness.write_text(text)
+        netlist = work / "harness.json"
+        with tool_slot():
+            synthesize("pnr_harness", [*design.sources, harness], family=family, flatten=design.flatten, work=work,
+                       json_netlist=netlist)
+        jobs = [(lambda s=s: _nextpnr(netlist, device, s, work)) for s in seeds]
+        runs = run_jobs(jobs, [f"{design.name} {device} seed {s}" for s in seeds], "pnr", out)
+        result = _summarise(design.name, device, tuple(seeds), runs, in_bits + out_bits, out_bits, tools)
+        CACHE.mkdir(parents=True, exist_ok=True)
+        cached.write_text(json.dumps(asdict(result)))
+        return result
 
 
 # Bump when the harness changes, so cached placements are redone.
