@@ -76,7 +76,25 @@ def _summary(results_dir: Path) -> list[str]:
         ranked = sorted((by[n][1].cycles_per_byte, o) for o, by in by_option.items() if n in by)
         second = [ranked[1][1], round(ranked[1][0], 2)] if len(ranked) > 1 else ["—", "—"]
         fastest["rows"].append([n, ranked[0][1], round(ranked[0][0], 2), *second])
-    return md + _table_md(fastest)
+    return md + _table_md(fastest) + _verdicts(results_dir)
+
+
+def _verdicts(results_dir: Path) -> list[str]:
+    """One row per seed study a benchmark re-runs (Benchmark.verdicts): its headline beside ours."""
+    rows = []
+    runs: list[str] = []
+    for name, data in _stored(results_dir).items():
+        bench = benchmarks()[name]
+        for v in bench.verdicts(data) if bench.verdicts is not None else []:
+            run = f"{name}: {v.run}"
+            if run not in runs:
+                runs.append(run)
+            rows.append([v.seed, v.measure, v.theirs, v.ours, v.ratio, v.why, f"[{runs.index(run) + 1}]"])
+    if not rows:
+        return []
+    return _table_md({"title": "Verdicts: each seed study's headline beside ours",
+                      "columns": ["study", "measure", "theirs", "ours", "theirs / ours", "what explains it", "run"],
+                      "rows": rows, "notes": [f"[{i}] `{r}`" for i, r in enumerate(runs, 1)]})
 
 
 def _table_md(table: dict[str, Any]) -> list[str]:

@@ -87,6 +87,12 @@ def test_smoke_run_renders_measured_tables(name: str, tmp_path: Path) -> None:
         for p in points:
             assert p.run in data["runs"] and math.isfinite(p.cycles_per_byte) and p.cycles_per_byte > 0, p
         assert "summary_cpb.png" in report and (tmp_path / "summary_cpb.png").stat().st_size > 0
+    if bench.verdicts is not None:
+        verdicts = bench.verdicts(data)
+        assert verdicts, f"{name} gives no verdict"
+        for v in verdicts:
+            assert v.run in data["runs"] and math.isfinite(v.ratio) and v.ratio > 0, v
+            assert v.seed in report
 
 
 def test_withdrawn_mbedtls_figure_stays_out() -> None:

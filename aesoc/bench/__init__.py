@@ -65,6 +65,18 @@ class Point:
 
 
 @dataclass(frozen=True)
+class Verdict:
+    """One seed study's headline figure beside ours for the same measure, for the report's opening."""
+    seed: str  # the study, as its published data names it
+    measure: str
+    theirs: str  # the headline figure as published
+    ours: str
+    ratio: float  # theirs / ours, in the measure's own unit (cycles, c/B: above 1 means ours is leaner)
+    why: str  # what explains the difference (where the section's notes say more)
+    run: str
+
+
+@dataclass(frozen=True)
 class Benchmark:
     name: str
     summary: str
@@ -72,6 +84,8 @@ class Benchmark:
     # From a stored result (results/NAME.json): the benchmark's points for the report's summary.
     # A new benchmark joins the summary by giving this, never by editing the report.
     points: Callable[[dict[str, Any]], list[Point]] | None = None
+    # From a stored result: the seed studies it re-runs, their headline beside ours.
+    verdicts: Callable[[dict[str, Any]], list[Verdict]] | None = None
 
 
 def run_line(data: dict[str, Any], needle: str) -> str:
