@@ -87,7 +87,10 @@ def loglog_chart(path: Path, series: dict[str, Sequence[tuple[float, float]]], *
     """One line per series of (x, y) points, both axes logarithmic; returns the file name."""
     fig, ax = plt.subplots(figsize=(9, 5.5))
     for name, points in series.items():
-        xs, ys = zip(*sorted(points))
+        positive = sorted(p for p in points if p[1] > 0)  # a log axis has no zero: such lines stay in the table
+        if not positive:
+            continue
+        xs, ys = zip(*positive)
         ax.plot(xs, ys, marker="o", label=name)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
