@@ -15,6 +15,7 @@ nextpnr reads hierarchical netlists, and flattening the unrolled AES datapaths c
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import re
@@ -23,7 +24,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from importlib import metadata
@@ -163,11 +165,20 @@ _once_locks: dict[str, threading.Lock] = {}
 _once_guard = threading.Lock()
 
 
-def _once(cached: Path) -> threading.Lock:
-    """One lock per cache entry: jobs that need the same result (benchmarks side by side) wait for
-    the one computing it and read its cache, instead of computing it twice in one work folder."""
+@contextmanager
+def _once(cached: Path) -> Iterator[None]:
+    """One computation per cache entry: jobs that need the same result (benchmarks side by side, or
+    two aesoc processes in one checkout) wait for the one computing it and then read its cache,
+    instead of running the tools twice in one work folder."""
     with _once_guard:
-        return _once_locks.setdefault(str(cached), threading.Lock())
+        lock = _once_locks.setdefault(str(cached), threading.Lock())
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with lock, open(cached.with_suffix(".lock"), "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def synth(design: Design, family: str) -> SynthResult:
