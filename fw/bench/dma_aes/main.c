@@ -273,7 +273,7 @@ int main(void) {
     AESOC_CHECK(swc_aes_setkey_enc(&swc_enc[k], key_bytes, 128u + 64u * k) == SWC_OK);
     AESOC_CHECK(swc_aes_setkey_dec(&swc_dec[k], key_bytes, 128u + 64u * k) == SWC_OK);
   }
-  for (unsigned k = 0; k < 3; ++k) {
+  for (unsigned k = 0; k < NUM_SWEEP_KEYS; ++k) { /* references for the key sizes the sweep runs */
     for (unsigned oi = 0; oi < NUM_OPS; ++oi) (void)sw_run(k, &OPS[oi], src, ref[k][oi], REF_BYTES);
   }
   aes_dev_init(&aes, AESOC_AES_BASE);
