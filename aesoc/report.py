@@ -74,7 +74,10 @@ def _summary(results_dir: Path) -> list[str]:
                "columns": ["message bytes", "fastest", "cycles/byte", "runner-up", "cycles/byte"], "rows": [],
                "notes": ["Among the options measured at that size (the table above); '—' where only one was."]}
     for n in sizes:
-        ranked = sorted((by[n][1].cycles_per_byte, o) for o, by in by_option.items() if n in by)
+        ranked = sorted((by[n][1].cycles_per_byte, o) for o, by in by_option.items()
+                        if n in by and not by[n][1].added_cost)
+        if not ranked:
+            continue
         second = [ranked[1][1], round(ranked[1][0], 2)] if len(ranked) > 1 else ["—", "—"]
         fastest["rows"].append([n, ranked[0][1], round(ranked[0][0], 2), *second])
     return md + _table_md(fastest) + _verdicts(results_dir)

@@ -62,6 +62,7 @@ class Point:
     cycles_per_byte: float
     run: str  # the run line (BenchResult.runs) the figure came from
     area: str = ""  # what the option adds in area, where the benchmark measured it
+    added_cost: bool = False  # a cost added to other work (inline decryption), not a way to run AES
 
 
 @dataclass(frozen=True)

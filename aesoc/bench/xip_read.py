@@ -220,7 +220,7 @@ def points(data: dict[str, Any]) -> list[Point]:
              and r["pattern"] == "linear" and r["access"] == "32-bit" and r["dcache"] == "disabled"}
     return [Point("Inline XIP decryption (OTFAD): cycles added per byte read", size,
                   (cells[("otfad", size)]["cycles"] - plain["cycles"]) / plain["bytes"],
-                  run_line(data, "'xip-read-otfad.toml'"))
+                  run_line(data, "'xip-read-otfad.toml'"), added_cost=True)
             for (img, size), plain in cells.items() if img == "plain" and ("otfad", size) in cells]
 
 
