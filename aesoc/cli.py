@@ -3,32 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import datetime
-import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 from aesoc import area, firmware, fusesoc, image, outcome, pnr, report, shells, soc, socgen
-from aesoc.bench import BenchContext
+from aesoc.bench.runner import run_all
 from aesoc.bench.registry import benchmarks
 from aesoc.run import build_and_run
 from aesoc.synth import FAMILIES
-from aesoc.toolchain import REPO, ToolError
+from aesoc.toolchain import REPO, ToolError, set_jobs
 
 RESULTS = REPO / "results"
-
-
-def _git(*args: str) -> str:
-    proc = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True)
-    return proc.stdout.strip() if proc.returncode == 0 else ""
-
-
-def _progress(done: int, total: int, what: str) -> None:
-    print(f"  [{done}/{total}] {what}", file=sys.stderr, flush=True)
+SMOKE_RESULTS = REPO / "build" / "bench-smoke"
 
 
 def _program_dirs() -> list[Path]:
@@ -74,23 +62,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
     unknown = [n for n in names if n not in registry]
     if unknown:
         raise ToolError(f"unknown benchmark(s) {', '.join(unknown)}; known: {', '.join(registry)}")
-    results_dir = Path(args.results)
+    # A smoke run's figures are real but partial: they never land in results/ by default.
+    results_dir = Path(args.results or (SMOKE_RESULTS if args.smoke else RESULTS))
     results_dir.mkdir(parents=True, exist_ok=True)
-    for index, name in enumerate(names, 1):
-        print(f"[{index}/{len(names)}] bench {name}", file=sys.stderr, flush=True)
-        start = time.monotonic()
-        result = registry[name].run(BenchContext(results_dir=results_dir, progress=_progress))
-        payload = {
-            "name": name,
-            "git_revision": _git("rev-parse", "--short", "HEAD") or "unknown",
-            "git_dirty": bool(_git("status", "--porcelain")),
-            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "wall_seconds": round(time.monotonic() - start, 1),
-            **dataclasses.asdict(result),
-        }
-        (results_dir / f"{name}.json").write_text(json.dumps(payload, indent=1) + "\n")
-    out = report.render(results_dir)
-    print(f"report: {out} and {out.with_suffix('.html')}")
+    start = time.monotonic()
+    try:
+        run_all(registry, names, results_dir, jobs=args.jobs, smoke=args.smoke, verbose=args.verbose)
+    finally:
+        out = report.render(results_dir)
+        print(f"report: {out} and {out.with_suffix('.html')} ({time.monotonic() - start:.0f} s)")
     return 0
 
 
@@ -190,7 +170,7 @@ def _param(text: str) -> tuple[str, int | str]:
 
 
 def cmd_synth(args: argparse.Namespace) -> int:
-    pnr.set_jobs(args.jobs)
+    set_jobs(args.jobs)
     designs = _designs(args)
     jobs = [(d, f) for d in designs for f in args.family]
     results = pnr.run_jobs([(lambda d=d, f=f: pnr.synth(d, f)) for d, f in jobs],
@@ -203,7 +183,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
 
 
 def cmd_pnr(args: argparse.Namespace) -> int:
-    pnr.set_jobs(args.jobs)
+    set_jobs(args.jobs)
     seeds = _seeds(args.seeds)
     designs = _designs(args)
     jobs = [(d, dev) for d in designs for dev in args.device]
@@ -274,7 +254,13 @@ def parser() -> argparse.ArgumentParser:
     be = sub.add_parser("bench", help="run benchmarks, write results/NAME.json and the report")
     be.add_argument("names", nargs="*", help="benchmarks to run (default: all)")
     be.add_argument("--list", action="store_true", help="list the registered benchmarks")
-    be.add_argument("--results", default=str(RESULTS))
+    be.add_argument("--results", help=f"results folder (default: {RESULTS.relative_to(REPO)}, or "
+                    f"{SMOKE_RESULTS.relative_to(REPO)} with --smoke)")
+    be.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                    help="simulations and syntheses at once (default: the machine's cores)")
+    be.add_argument("--verbose", action="store_true", help="plain progress lines and every tool's output")
+    be.add_argument("--smoke", action="store_true",
+                    help="a short real run of each benchmark: smallest sizes, one configuration")
     be.set_defaults(func=cmd_bench)
 
     rp = sub.add_parser("report", help="render results/report.md and report.html")

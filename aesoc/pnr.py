@@ -15,9 +15,9 @@ nextpnr reads hierarchical netlists, and flattening the unrolled AES datapaths c
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
-import os
 import re
 import statistics
 import subprocess
@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from aesoc.synth import FAMILIES, SynthResult, synthesize, tail, tool_version
-from aesoc.toolchain import BUILD, ToolError, yowasp_env
+from aesoc.toolchain import BUILD, ToolError, status, tool_slot, yowasp_env
 
 FPGA_BUILD = BUILD / "fpga"
 CACHE = FPGA_BUILD / "cache"
@@ -132,29 +132,12 @@ class Progress:
         self.stage, self.total, self.done = stage, total, 0
         self.start = time.monotonic()
         self.lock = threading.Lock()
-        self.out = out or (lambda line: print(line, file=sys.stderr, flush=True))
+        self.out = out or status
 
     def step(self, what: str) -> None:
         with self.lock:
             self.done += 1
             self.out(f"  [{self.stage}] {self.done}/{self.total} {time.monotonic() - self.start:6.0f} s  {what}")
-
-
-_slots = threading.BoundedSemaphore(os.cpu_count() or 1)
-
-
-def set_jobs(count: int) -> None:
-    """At most `count` tool runs (Yosys or nextpnr) at once in this process, however jobs nest."""
-    global _slots
-    if count < 1:
-        raise ToolError(f"the job count must be at least 1, got {count}")
-    _slots = threading.BoundedSemaphore(count)
-
-
-@contextmanager
-def tool_slot() -> Iterator[None]:
-    with _slots:
-        yield
 
 
 def run_jobs(jobs: Sequence[Callable[[], Any]], names: Sequence[str], stage: str,
@@ -178,22 +161,43 @@ def run_jobs(jobs: Sequence[Callable[[], Any]], names: Sequence[str], stage: str
 # ------------------------------------------------------------------------------------------------
 
 
+_once_locks: dict[str, threading.Lock] = {}
+_once_guard = threading.Lock()
+
+
+@contextmanager
+def _once(cached: Path) -> Iterator[None]:
+    """One computation per cache entry: jobs that need the same result (benchmarks side by side, or
+    two aesoc processes in one checkout) wait for the one computing it and then read its cache,
+    instead of running the tools twice in one work folder."""
+    with _once_guard:
+        lock = _once_locks.setdefault(str(cached), threading.Lock())
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with lock, open(cached.with_suffix(".lock"), "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def synth(design: Design, family: str) -> SynthResult:
     """Cell counts of `design` for `family` (cached by sources, parameters and Yosys version)."""
     if family not in FAMILIES:
         raise ToolError(f"unknown family '{family}'; known: {', '.join(FAMILIES)}")
     cached, ports = _synth_cache(design, family)
-    if cached.is_file() and ports.is_file():
-        return SynthResult(**json.loads(cached.read_text()))
-    work = FPGA_BUILD / f"{design.slug}-{family}"
-    netlist = work / "netlist.json"
-    with tool_slot():
-        result = synthesize(design.top, design.sources, dict(design.parameters), family=family,
-                            flatten=design.flatten, work=work, json_netlist=netlist)
-    CACHE.mkdir(parents=True, exist_ok=True)
-    ports.write_text(json.dumps(_ports(json.loads(netlist.read_text()), design.top)))
-    cached.write_text(json.dumps(asdict(result)))
-    return result
+    with _once(cached):
+        if cached.is_file() and ports.is_file():
+            return SynthResult(**json.loads(cached.read_text()))
+        work = FPGA_BUILD / f"{design.slug}-{family}"
+        netlist = work / "netlist.json"
+        with tool_slot():
+            result = synthesize(design.top, design.sources, dict(design.parameters), family=family,
+                                flatten=design.flatten, work=work, json_netlist=netlist)
+        CACHE.mkdir(parents=True, exist_ok=True)
+        ports.write_text(json.dumps(_ports(json.loads(netlist.read_text()), design.top)))
+        cached.write_text(json.dumps(asdict(result)))
+        return result
 
 
 def _synth_cache(design: Design, family: str) -> tuple[Path, Path]:
@@ -266,23 +270,24 @@ def place(design: Design, device: str, seeds: Sequence[int] = SEEDS,
     tools = f"{tool_version()}; {nextpnr_version()}"
     key = design.digest(device, str(sorted(seeds)), tools, _HARNESS_VERSION, str(TARGET_MHZ[family]))
     cached = CACHE / f"pnr-{design.slug}-{device}-{key}.json"
-    if cached.is_file():
-        return _load_place(json.loads(cached.read_text()))
-    work = FPGA_BUILD / f"{design.slug}-{device}"
-    work.mkdir(parents=True, exist_ok=True)
-    text, in_bits, out_bits = harness_verilog(design, design_ports(design))
-    harness = work / "pnr_harness.v"
-    harness.write_text(text)
-    netlist = work / "harness.json"
-    with tool_slot():
-        synthesize("pnr_harness", [*design.sources, harness], family=family, flatten=design.flatten, work=work,
-                   json_netlist=netlist)
-    jobs = [(lambda s=s: _nextpnr(netlist, device, s, work)) for s in seeds]
-    runs = run_jobs(jobs, [f"{design.name} {device} seed {s}" for s in seeds], "pnr", out)
-    result = _summarise(design.name, device, tuple(seeds), runs, in_bits + out_bits, out_bits, tools)
-    CACHE.mkdir(parents=True, exist_ok=True)
-    cached.write_text(json.dumps(asdict(result)))
-    return result
+    with _once(cached):
+        if cached.is_file():
+            return _load_place(json.loads(cached.read_text()))
+        work = FPGA_BUILD / f"{design.slug}-{device}"
+        work.mkdir(parents=True, exist_ok=True)
+        text, in_bits, out_bits = harness_verilog(design, design_ports(design))
+        harness = work / "pnr_harness.v"
+        harness.write_text(text)
+        netlist = work / "harness.json"
+        with tool_slot():
+            synthesize("pnr_harness", [*design.sources, harness], family=family, flatten=design.flatten, work=work,
+                       json_netlist=netlist)
+        jobs = [(lambda s=s: _nextpnr(netlist, device, s, work)) for s in seeds]
+        runs = run_jobs(jobs, [f"{design.name} {device} seed {s}" for s in seeds], "pnr", out)
+        result = _summarise(design.name, device, tuple(seeds), runs, in_bits + out_bits, out_bits, tools)
+        CACHE.mkdir(parents=True, exist_ok=True)
+        cached.write_text(json.dumps(asdict(result)))
+        return result
 
 
 # Bump when the harness changes, so cached placements are redone.

@@ -9,7 +9,11 @@ from typing import Any
 
 import markdown
 
+from aesoc.bench import Point
 from aesoc.bench.registry import benchmarks
+from aesoc.plots import loglog_chart
+
+SUMMARY_PLOT = "summary_cpb.png"
 
 
 def _cell(value: Any) -> str:
@@ -18,6 +22,83 @@ def _cell(value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         return f"{value:,}"
     return str(value).replace("|", "\\|")
+
+
+SUMMARY_TITLE = "Summary"
+
+
+def _anchor(name: str) -> str:
+    """The id a section heading gets (Python-Markdown's toc slugs and GitHub's agree for our names)."""
+    return name.lower()
+
+
+def _stored(results_dir: Path) -> dict[str, dict[str, Any]]:
+    return {name: json.loads((results_dir / f"{name}.json").read_text())
+            for name in benchmarks() if (results_dir / f"{name}.json").is_file()}
+
+
+def _summary(results_dir: Path) -> list[str]:
+    """The report's opening: every benchmark's summary points (Benchmark.points) in one log-log
+    chart and one table, each figure naming its run."""
+    points: list[tuple[str, Point]] = []
+    for name, data in _stored(results_dir).items():
+        bench = benchmarks()[name]
+        if bench.points is not None:
+            points += [(name, p) for p in bench.points(data)]
+    md = [f"## {SUMMARY_TITLE}", ""]
+    if not points:
+        return md + ["_No summary yet: it is drawn from the results of `aesoc bench`._", ""]
+    options = list(dict.fromkeys(p.option for _, p in points))
+    sizes = sorted({p.nbytes for _, p in points})
+    runs = list(dict.fromkeys(f"{name}: {p.run}" for name, p in points))
+    by_option = {o: {p.nbytes: (name, p) for name, p in points if p.option == o} for o in options}
+    loglog_chart(results_dir / SUMMARY_PLOT,
+                 {o: [(n, p.cycles_per_byte) for n, (_, p) in by.items()] for o, by in by_option.items()},
+                 title="AES-128 on this SoC: cycles per byte by message size", xlabel="message bytes",
+                 ylabel="cycles per byte (log)")
+    md += ["Cycles per byte of AES-128 against message size for every way this SoC runs it, each "
+           "figure from the benchmark run named in the last column (runs listed below the table). "
+           "Lower is better; a line that falls with size carries a fixed per-request cost. A cost line "
+           "at zero (nothing added) has no place on the log axis and shows in the table only.", "",
+           f"![AES-128 cycles per byte by message size]({SUMMARY_PLOT})", ""]
+    table = {"title": "Cycles per byte by message size (the chart's figures)",
+             "columns": ["option", *[f"{n:,} B" for n in sizes], "area", "runs"],
+             "rows": [], "notes": [f"[{i}] `{r}`" for i, r in enumerate(runs, 1)]}
+    for o, by in by_option.items():
+        cells = [round(by[n][1].cycles_per_byte, 2) if n in by else "—" for n in sizes]
+        area = next((p.area for _, p in by.values() if p.area), "—")
+        used = sorted({runs.index(f"{name}: {p.run}") + 1 for name, p in by.values()})
+        table["rows"].append([o, *cells, area, " ".join(f"[{i}]" for i in used)])
+    md += _table_md(table)
+    fastest = {"title": "Fastest option at each measured message size",
+               "columns": ["message bytes", "fastest", "cycles/byte", "runner-up", "cycles/byte"], "rows": [],
+               "notes": ["Among the options measured at that size (the table above); '—' where only one was."]}
+    for n in sizes:
+        ranked = sorted((by[n][1].cycles_per_byte, o) for o, by in by_option.items()
+                        if n in by and not by[n][1].added_cost)
+        if not ranked:
+            continue
+        second = [ranked[1][1], round(ranked[1][0], 2)] if len(ranked) > 1 else ["—", "—"]
+        fastest["rows"].append([n, ranked[0][1], round(ranked[0][0], 2), *second])
+    return md + _table_md(fastest) + _verdicts(results_dir)
+
+
+def _verdicts(results_dir: Path) -> list[str]:
+    """One row per seed study a benchmark re-runs (Benchmark.verdicts): its headline beside ours."""
+    rows = []
+    runs: list[str] = []
+    for name, data in _stored(results_dir).items():
+        bench = benchmarks()[name]
+        for v in bench.verdicts(data) if bench.verdicts is not None else []:
+            run = f"{name}: {v.run}"
+            if run not in runs:
+                runs.append(run)
+            rows.append([v.seed, v.measure, v.theirs, v.ours, v.ratio, v.why, f"[{runs.index(run) + 1}]"])
+    if not rows:
+        return []
+    return _table_md({"title": "Verdicts: each seed study's headline beside ours",
+                      "columns": ["study", "measure", "theirs", "ours", "theirs / ours", "what explains it", "run"],
+                      "rows": rows, "notes": [f"[{i}] `{r}`" for i, r in enumerate(runs, 1)]})
 
 
 def _table_md(table: dict[str, Any]) -> list[str]:
@@ -41,7 +122,13 @@ def render(results_dir: Path) -> Path:
         "section names the runs behind it. Published figures are printed beside ours with their "
         "sources; they are never used to tune anything.",
         "",
+        "## Contents",
+        "",
+        f"- [Summary: every way to run AES-128 on this SoC](#{_anchor(SUMMARY_TITLE)})",
+        *[f"- [{name}](#{_anchor(name)}): {bench.summary}" for name, bench in benchmarks().items()],
+        "",
     ]
+    md += _summary(results_dir)
     found = 0
     for name, bench in benchmarks().items():
         path = results_dir / f"{name}.json"
@@ -52,7 +139,8 @@ def render(results_dir: Path) -> Path:
         data = json.loads(path.read_text())
         md += [f"## {name}", "", bench.summary, ""]
         md += [f"Revision `{data['git_revision']}`{' (with uncommitted changes)' if data['git_dirty'] else ''}, "
-               f"run {data['date']}.", ""]
+               f"run {data['date']}"
+               + (" (smoke run: smallest sizes, one configuration)." if data.get("smoke") else "."), ""]
         for table in data["tables"]:
             md += _table_md(table)
         for plot in data.get("plots", []):
@@ -63,7 +151,7 @@ def render(results_dir: Path) -> Path:
     out_md = results_dir / "report.md"
     results_dir.mkdir(parents=True, exist_ok=True)
     out_md.write_text("\n".join(md))
-    body = markdown.markdown("\n".join(md), extensions=["tables"])
+    body = markdown.markdown("\n".join(md), extensions=["tables", "toc"])
     style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto}"
              "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:3px 8px;"
              "text-align:right}td:first-child,th:first-child{text-align:left}img{max-width:100%}")

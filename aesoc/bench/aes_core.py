@@ -13,7 +13,6 @@ area, note, source).
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from aesoc.ipblock import Unit
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
 from aesoc.cocotb_flow import run_cocotb
 from aesoc.bench.fpga import ECP5_DEVICES, ICE40_DEVICES, guarded
-from aesoc.pnr import DEVICE_NAMES, SEEDS, PlaceResult, place_fitting, run_jobs, set_jobs, synth
+from aesoc.pnr import DEVICE_NAMES, SEEDS, PlaceResult, place_fitting, run_jobs, synth
 from aesoc.synth import SynthResult, tool_version
 from aesoc.toolchain import ToolError
 
@@ -72,7 +71,8 @@ def _published_rows(columns: int, cycles_col: int) -> list[list[Any]]:
 
 def run(ctx: BenchContext) -> BenchResult:
     ip = aes_engine()
-    names = list(ip.benchmark_variants)
+    # A smoke run measures one variant (simulation, synthesis, place and route) instead of all.
+    names = list(ip.benchmark_variants[:1] if ctx.smoke else ip.benchmark_variants)
     blocks = aes_engine_blocks(names)
     total = 3 * len(names)
     done = 0
@@ -184,7 +184,6 @@ def run(ctx: BenchContext) -> BenchResult:
 
 def _place(names: list[str], blocks: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per variant: the enc+dec engine placed on ECP5 and iCE40, and its ECP5 synthesis."""
-    set_jobs(os.cpu_count() or 1)
     designs = {n: blocks[n]["enc+dec"].design(f"aes_engine-{n}-enc+dec") for n in names}
     jobs = [(n, fam) for n in names for fam in ("ecp5", "ice40", "ecp5-synth")]
 

@@ -9,12 +9,13 @@ variant is a -D flag), and an RV32IM instruction counter that shows where the cy
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from aesoc import image
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
+from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, published, run_line
 from aesoc.firmware import Placement
 from aesoc.run import RunResult, build_and_run
 from aesoc.toolchain import BUILD, REPO, ToolError
@@ -123,6 +124,11 @@ DECRYPT_SYMBOL_PARTS = ("decrypt", "key_dec", "_td", "isbox", "inv_sbox", "inv_m
 PLACEMENTS: tuple[Placement, ...] = ("sram", "xip")
 PLACEMENT_EXTRA = ("-DSW_AES_KEY_SIZES=1",)
 PLACEMENT_TAG = "aes128"
+# Smoke run: the variants every table needs (a T-table, the constant-time and the compact one), AES-128.
+SMOKE_VARIANTS = ("compact", "ttable", "fixslice")
+SMOKE_EXTRA = ("-DSW_AES_KEY_SIZES=1",)
+SMOKE_TAG = "smoke"
+SMOKE_PLACED = "ttable"
 # (variant key, RIOT row key in published sw-aes.toml): the RIOT configurations ours mirror.
 RIOT_ROWS = {"ttable": "riot_default", "ttable-rt": "riot_runtime_tables", "ttable-unrolled": "riot_unroll_flash",
              "ttable-unrolled-rt": "riot_unroll_runtime"}
@@ -208,9 +214,18 @@ def _where(v: Variant, placement: Placement) -> tuple[str, str]:
     return code, f"{v.tables}, in {code if v.tables.startswith('const') else 'SRAM'}"
 
 
+def _measured(keys: Iterable[str]) -> list[Variant]:
+    """The variants a run measured (all, or the smoke run's), in table order."""
+    found = set(keys)
+    return [v for v in VARIANTS if v.key in found]
+
+
 def run(ctx: BenchContext) -> BenchResult:
-    builds = [(v, "-O2") for v in VARIANTS] + [(variant("compact"), "-Os")]
-    total = len(builds) + 2 * len(VARIANTS) + len(VARIANTS) * len(PLACEMENTS)
+    variants = _measured(SMOKE_VARIANTS) if ctx.smoke else list(VARIANTS)
+    # The main runs: every key size, or AES-128 only in a smoke run.
+    main_extra, main_tag = (SMOKE_EXTRA, SMOKE_TAG) if ctx.smoke else ((), "")
+    builds = [(v, "-O2") for v in variants] + [(variant("compact"), "-Os")]
+    total = len(builds) + 2 * len(variants) + len(variants) * len(PLACEMENTS)
     runs: list[str] = []
     records: list[dict[str, Any]] = []
     perf: dict[tuple[str, str], dict[tuple[int, str], int]] = {}
@@ -218,7 +233,7 @@ def run(ctx: BenchContext) -> BenchResult:
     ctx_bytes: dict[str, int] = {}
     for i, (v, opt) in enumerate(builds):
         ctx.progress(i, total, f"sw_aes {v.key} {opt}")
-        result, line = run_variant(BENCH_PROGRAM, v, opt=opt)
+        result, line = run_variant(BENCH_PROGRAM, v, opt=opt, extra=main_extra, tag=main_tag)
         if result.status != "exit" or result.code != 0:
             raise ToolError(f"sw_aes benchmark failed: {line}\n{result.console[-2000:]}")
         runs.append(line)
@@ -226,14 +241,14 @@ def run(ctx: BenchContext) -> BenchResult:
         records += recs
         perf[(v.key, opt)] = {(r["bits"], r["metric"]): r["cycles"] for r in recs}
         ctx_bytes[v.key] = result.records_of("sw_aes_ctx")[0]["ctx_bytes"]
-        sizes[(v.key, opt)] = library_sizes(elf_for(BENCH_PROGRAM, v, opt))
+        sizes[(v.key, opt)] = library_sizes(elf_for(BENCH_PROGRAM, v, opt, main_tag))
     counts: dict[str, dict[tuple[int, str], int]] = {}
-    for v in VARIANTS:
+    for v in variants:
         ctx.progress(len(builds), total, f"instruction count {v.key}")
         counts[v.key] = {(r["bits"], r["metric"]): r["cycles"]
-                         for r in count_instructions(elf_for(BENCH_PROGRAM, v, "-O2")) if r["kind"] == "sw_aes"}
+                         for r in count_instructions(elf_for(BENCH_PROGRAM, v, "-O2", main_tag)) if r["kind"] == "sw_aes"}
     spread: dict[str, dict[tuple[str, int], dict[str, Any]]] = {}
-    for i, v in enumerate(VARIANTS):
+    for i, v in enumerate(variants):
         ctx.progress(len(builds) + i, total, f"timing spread {v.key}")
         result, line = run_variant(CT_PROGRAM, v, extra=(f"-DSWC_CT_TRIALS={CT_TRIALS}", "-DSWC_CT_COLD"),
                                    tag=f"t{CT_TRIALS}cold")
@@ -247,8 +262,9 @@ def run(ctx: BenchContext) -> BenchResult:
     # the configuration with the XIP controller.
     placed: dict[tuple[str, str], dict[tuple[int, str], int]] = {}
     placed_sizes: dict[tuple[str, str], Sizes] = {}
-    done = len(builds) + 2 * len(VARIANTS)
-    for v in VARIANTS:
+    done = len(builds) + 2 * len(variants)
+    # A smoke run places one variant: the full SoC simulates several times slower than 'base'.
+    for v in [variant(SMOKE_PLACED)] if ctx.smoke else variants:
         for place in PLACEMENTS:
             ctx.progress(done, total, f"sw_aes {v.key} AES-128 {place} on {XIP_CONFIG}")
             done += 1
@@ -263,7 +279,7 @@ def run(ctx: BenchContext) -> BenchResult:
             placed_sizes[(v.key, place)] = library_sizes(
                 elf_for(BENCH_PROGRAM, v, "-O2", PLACEMENT_TAG, place))
     enc_only: dict[str, tuple[Sizes, list[str]]] = {}
-    for v in VARIANTS:
+    for v in variants:
         ctx.progress(total, total, f"sw_aes {v.key} encrypt-only link")
         result, line = run_variant(BENCH_PROGRAM, v, extra=ENC_ONLY_EXTRA, tag=ENC_ONLY_TAG)
         if result.status != "exit" or result.code != 0:
@@ -272,13 +288,14 @@ def run(ctx: BenchContext) -> BenchResult:
         elf = elf_for(BENCH_PROGRAM, v, "-O2", ENC_ONLY_TAG)
         enc_only[v.key] = (library_sizes(elf), decryption_symbols(elf))
     tables_exp: dict[str, dict[tuple[int, str], int]] = {}
-    for key in ("ttable", "ttable-rt", "asm-ttable"):
+    for key in [v.key for v in variants if v.key in ("ttable", "ttable-rt", "asm-ttable")]:
         ctx.progress(total, total, f"sw_aes {key} two tables")
         result, line = run_variant(BENCH_PROGRAM, variant(key), extra=TWO_TABLE_EXTRA, tag=TWO_TABLE_TAG)
         if result.status != "exit" or result.code != 0:
             raise ToolError(f"sw_aes two-table run failed: {line}\n{result.console[-2000:]}")
         runs.append(line)
         tables_exp[key] = {(r["bits"], r["metric"]): r["cycles"] for r in result.records_of("sw_aes")}
+        records += [{**r, "experiment": TWO_TABLE_TAG} for r in result.records_of("sw_aes")]
     ctx.progress(total, total, "sw_aes done")
     pub = published("sw-aes")
     tables = [_targets_table(perf, sizes, enc_only), _peer_table(perf, sizes, pub),
@@ -303,7 +320,7 @@ def _cpb(cycles: int, nbytes: int = 1024) -> float:
 def _riot_table(placed: dict[tuple[str, str], dict[tuple[int, str], int]],
                 sizes: dict[tuple[str, str], Sizes], pub: dict[str, Any]) -> Table:
     rows: list[list[Any]] = []
-    for v in VARIANTS:
+    for v in _measured(k for k, _ in placed):
         for place in PLACEMENTS:
             p, s = placed[(v.key, place)], sizes[(v.key, place)]
             # RIOT's code and const tables ran from the STM32's flash: their figures sit beside our XIP rows.
@@ -345,7 +362,7 @@ def _riot_table(placed: dict[tuple[str, str], dict[tuple[int, str], int]],
 def _placement_table(placed: dict[tuple[str, str], dict[tuple[int, str], int]],
                      sizes: dict[tuple[str, str], Sizes]) -> Table:
     rows: list[list[Any]] = []
-    for v in VARIANTS:
+    for v in _measured(k for k, _ in placed):
         sram, xip = placed[(v.key, "sram")], placed[(v.key, "xip")]
         s = sizes[(v.key, "xip")]
         row: list[Any] = [v.label, _where(v, "xip")[1]]
@@ -372,9 +389,9 @@ def _placement_table(placed: dict[tuple[str, str], dict[tuple[int, str], int]],
 
 def _full_table(perf: dict[tuple[str, str], dict[tuple[int, str], int]]) -> Table:
     rows: list[list[Any]] = []
-    for v in VARIANTS:
+    for v in _measured(k for k, _ in perf):
         p = perf[(v.key, "-O2")]
-        for bits in KEY_SIZES:
+        for bits in sorted({b for b, _ in p if b in KEY_SIZES}):
             rows.append([v.label, bits, p[(bits, "key_enc")], p[(bits, "key_dec")], p[(bits, "enc_block")],
                          p[(bits, "dec_block")], _cpb(p[(bits, "ctr")]), _cpb(p[(bits, "ctr_cold")]),
                          _cpb(p[(bits, "cbc_enc")]), _cpb(p[(bits, "cbc_dec")]), _cpb(p[(bits, "ecb_enc")]),
@@ -419,7 +436,7 @@ def _where_table(perf: dict[tuple[str, str], dict[tuple[int, str], int]],
     metrics = (("key_enc", "key expansion (enc)", 1), ("enc_block", "one block, one call", 1),
                ("ctr", "CTR, per block of 1 KB", 64), ("cbc_enc", "CBC enc, per block of 1 KB", 64),
                ("ecb_dec", "ECB dec, per block of 1 KB", 64))
-    for v in VARIANTS:
+    for v in _measured(counts):
         for metric, label, div in metrics:
             cyc, ins = perf[(v.key, "-O2")][(128, metric)] / div, counts[v.key][(128, metric)] / div
             rows.append([v.label, label, round(ins), round(cyc), round(cyc - ins), round(cyc / ins, 2)])
@@ -437,7 +454,7 @@ def _where_table(perf: dict[tuple[str, str], dict[tuple[int, str], int]],
 
 def _spread_table(spread: dict[str, dict[tuple[str, int], dict[str, Any]]]) -> Table:
     rows: list[list[Any]] = []
-    for v in VARIANTS:
+    for v in _measured(spread):
         s = spread[v.key]
         row: list[Any] = [v.label]
         for name in ("setkey_enc-warm", "encrypt-warm", "decrypt-warm", "encrypt-cold", "decrypt-cold"):
@@ -463,11 +480,12 @@ def _verdict(ok: bool) -> str:
 
 def _targets_table(perf: dict[tuple[str, str], dict[tuple[int, str], int]], sizes: dict[tuple[str, str], Sizes],
                    enc_only: dict[str, tuple[Sizes, list[str]]]) -> Table:
-    table_variants = [v for v in VARIANTS if "ttable" in v.key]
-    o2 = {v.key: perf[(v.key, "-O2")] for v in VARIANTS}
+    variants = _measured(k for k, _ in perf)
+    table_variants = [v for v in variants if "ttable" in v.key]
+    o2 = {v.key: perf[(v.key, "-O2")] for v in variants}
     best = min(table_variants, key=lambda v: o2[v.key][(128, "ctr")])
     best_cbc = min(table_variants, key=lambda v: o2[v.key][(128, "cbc_enc")])
-    best_ct = min((v for v in VARIANTS if v.constant_time), key=lambda v: o2[v.key][(128, "ctr")])
+    best_ct = min((v for v in variants if v.constant_time), key=lambda v: o2[v.key][(128, "ctr")])
     key_exp = {v.key: o2[v.key][(128, "key_enc")] for v in table_variants}
     worst_key = max(key_exp, key=lambda k: key_exp[k])
     compact = sizes[("compact", "-Os")]
@@ -506,7 +524,7 @@ def _targets_table(perf: dict[tuple[str, str], dict[tuple[int, str], int]], size
 
 def _enc_only_table(sizes: dict[tuple[str, str], Sizes], enc_only: dict[str, tuple[Sizes, list[str]]]) -> Table:
     rows: list[list[Any]] = []
-    for v in VARIANTS:
+    for v in _measured(enc_only):
         full, (enc, syms) = sizes[(v.key, "-O2")], enc_only[v.key]
         rows.append([v.label, full.total - full.ram, full.ram, enc.total - enc.ram, enc.ram,
                      full.total - enc.total, " ".join(syms) or "none"])
@@ -545,7 +563,7 @@ def _peer_table(perf: dict[tuple[str, str], dict[tuple[int, str], int]], sizes: 
         return (f"key exp. {p[(128, 'key_enc')]}; CTR {_cpb(p[(128, 'ctr')])}, CBC enc {_cpb(p[(128, 'cbc_enc')])} "
                 f"c/B; {s.total - s.ram} B code+rodata")
 
-    best = min((v for v in VARIANTS if "ttable" in v.key), key=lambda v: perf[(v.key, "-O2")][(128, "ctr")])
+    best = min((v for v in _measured(k for k, _ in perf) if "ttable" in v.key), key=lambda v: perf[(v.key, "-O2")][(128, "ctr")])
     rows = [[f"swcrypto {best.key} (fastest table)", "aesoc 'base'", ours(best.key), "this benchmark"],
             ["swcrypto fixslice (constant time)", "aesoc 'base'", ours("fixslice"), "this benchmark"],
             ["swcrypto compact, -Os", "aesoc 'base'", ours("compact", "-Os"), "this benchmark"]]
@@ -556,12 +574,28 @@ def _peer_table(perf: dict[tuple[str, str], dict[tuple[int, str], int]], sizes: 
                         "measured on this SoC with the same compiler and flags, code and data in SRAM, warm."])
 
 
+def points(data: dict[str, Any]) -> list[Point]:
+    """Each variant, AES-128, code and data in SRAM, warm: one block (16 B) and CTR over 1 KB; the
+    fastest build of each (-O2 unless -Os wins)."""
+    best: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in data["records"]:
+        if r.get("kind") == "sw_aes" and "placement" not in r and "experiment" not in r and r["bits"] == 128 \
+                and r["metric"] in ("enc_block", "ctr"):
+            key = (r["variant"], r["metric"])
+            if key not in best or r["cycles"] < best[key]["cycles"]:
+                best[key] = r
+    return [Point(f"Software {v}, {'one block' if m == 'enc_block' else 'CTR'}", r["bytes"],
+                  r["cycles"] / r["bytes"], run_line(data, f"sw_aes-{v}_O"))
+            for (v, m), r in best.items()]
+
+
 BENCHMARK = Benchmark(
     name="sw-aes",
     summary="swcrypto software AES variants (compact, T-tables const/run-time, loop/unrolled, fixsliced "
             "constant-time, T-table assembly): cycles per block, key expansion, 1 KB CTR/CBC/ECB, sizes, timing "
             "spread, code and tables in SRAM and executing in place from the flash; RIOT's figures beside.",
     run=run,
+    points=points,
 )
 
 

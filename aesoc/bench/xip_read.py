@@ -15,7 +15,7 @@ import secrets
 from typing import Any
 
 from aesoc import image
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
+from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, published, run_line
 from aesoc.firmware import build as build_fw
 from aesoc.run import RunResult, build_and_run
 from aesoc.soc import load_config
@@ -41,6 +41,7 @@ FIXED_OVERHEAD = 2 - SCK_DIV // 2
 SRAM_BUS_REFILL, SRAM_BUS_SINGLE = 9, 2
 
 SIZES = (4096, 16384)
+SMOKE = ("-DXIP_READ_SMOKE",)  # the firmware's short run: the 4 KB buffers only
 DCACHE = ("disabled", "invalidated", "filled")
 ROWS = [("linear", "8-bit"), ("linear", "16-bit"), ("linear", "32-bit"), ("linear", "burst8"),
         ("pingpong", "8-bit"), ("pingpong", "16-bit"), ("pingpong", "32-bit")]
@@ -86,7 +87,9 @@ def _paper_cell(paper: dict[str, Any], img: str, size: int, pattern: str, access
 
 def run(ctx: BenchContext) -> BenchResult:
     config = load_config(CONFIG)
-    elf = build_fw(PROGRAM, config, placement="xip").elf
+    sizes = SIZES[:1] if ctx.smoke else SIZES
+    name, cflags = ("xip_read_smoke", ("-O2", *SMOKE)) if ctx.smoke else (None, ("-O2",))
+    elf = build_fw(PROGRAM, config, name=name, cflags=cflags, placement="xip").elf
     layout = image.xip_layout(elf)
     descs = _descriptions(elf.parent.name, layout.program_span, layout.key_table)
     cells: dict[tuple[str, int, str, str, str], dict[str, Any]] = {}
@@ -95,16 +98,17 @@ def run(ctx: BenchContext) -> BenchResult:
     runs: list[str] = []
     for index, img in enumerate(IMAGES):
         ctx.progress(index, len(IMAGES), f"xip-read, {IMAGE_LABEL[img]}")
-        result, line = build_and_run(PROGRAM, CONFIG, placement="xip", image=descs[img], max_cycles=MAX_CYCLES)
+        result, line = build_and_run(PROGRAM, CONFIG, name=name, cflags=cflags, placement="xip",
+                                     image=descs[img], max_cycles=MAX_CYCLES)
         _checked(result, line)
         runs.append(line)
-        records += result.records
+        records += [{**r, "image": img} for r in result.records]
         for r in result.records_of("xip_read"):
             cells[(img, r["size"], r["pattern"], r["access"], r["dcache"])] = r
         for r in result.records_of("xip_latency"):
             latency[(img, r["cont"])] = r
     ctx.progress(len(IMAGES), len(IMAGES), "tables")
-    expected = {(img, s, p, a, d) for img in IMAGES for s in SIZES for p, a in ROWS for d in DCACHE}
+    expected = {(img, s, p, a, d) for img in IMAGES for s in sizes for p, a in ROWS for d in DCACHE}
     if set(cells) != expected:
         raise ToolError(f"xip-read: missing measurements {sorted(expected - set(cells))[:4]}")
 
@@ -113,7 +117,7 @@ def run(ctx: BenchContext) -> BenchResult:
     for img in IMAGES:
         for pattern, access in ROWS:
             row: list[Any] = [IMAGE_LABEL[img], "Linear" if pattern == "linear" else "PingPong", access]
-            for size in SIZES:
+            for size in sizes:
                 for col, dc in enumerate(DCACHE):
                     r = cells[(img, size, pattern, access, dc)]
                     row.append(f"{_mbps(r['bytes'], r['cycles']):.2f} ({_paper_cell(paper, img, size, pattern, access, col)})")
@@ -121,7 +125,7 @@ def run(ctx: BenchContext) -> BenchResult:
     an_table = Table(
         title=f"AN13198 Figure 4 layout: MB/s at a nominal {NOMINAL_MHZ} MHz core, SCK {SCK_MHZ:g} MHz "
               "(app note's figure in parentheses: Cortex-M7 at 996 MHz, QSPI at 99 MHz)",
-        columns=["access", "pattern", "load", *(f"{s // 1024} KB {d}" for s in SIZES for d in DCACHE)],
+        columns=["access", "pattern", "load", *(f"{s // 1024} KB {d}" for s in sizes for d in DCACHE)],
         rows=an_rows,
         notes=[
             f"Ours: bytes read / cycles x {NOMINAL_MHZ} MHz. Linear reads one buffer once; ping-pong alternates "
@@ -140,7 +144,7 @@ def run(ctx: BenchContext) -> BenchResult:
 
     diff_rows: list[list[Any]] = []
     max_added = 0
-    for size in SIZES:
+    for size in sizes:
         for pattern, access in ROWS:
             row = [f"{size // 1024} KB", pattern, access]
             for dc in DCACHE:
@@ -173,7 +177,7 @@ def run(ctx: BenchContext) -> BenchResult:
                                 frame, "yes" if bus <= frame else "no"])
             target_rows.append([f"single uncached 32-bit read, {mode}", IMAGE_LABEL[img], single, single_frame,
                                 "yes" if single <= single_frame else "no"])
-    for size in SIZES:
+    for size in sizes:
         for img in IMAGES:
             r = cells[(img, size, "linear", "32-bit", "disabled")]
             share = r["bytes"] / r["cycles"] / RAW_BYTES_PER_CYCLE
@@ -209,9 +213,21 @@ def run(ctx: BenchContext) -> BenchResult:
     )
 
 
+def points(data: dict[str, Any]) -> list[Point]:
+    """Inline decryption as a cost line: cycles per byte the OTFAD image adds to linear 32-bit
+    reads of each buffer size, D-cache disabled (every read goes to the flash)."""
+    cells = {(r["image"], r["size"]): r for r in data["records"] if r.get("kind") == "xip_read"
+             and r["pattern"] == "linear" and r["access"] == "32-bit" and r["dcache"] == "disabled"}
+    return [Point("Inline XIP decryption (OTFAD): cycles added per byte read", size,
+                  (cells[("otfad", size)]["cycles"] - plain["cycles"]) / plain["bytes"],
+                  run_line(data, "'xip-read-otfad.toml'"), added_cost=True)
+            for (img, size), plain in cells.items() if img == "plain" and ("otfad", size) in cells]
+
+
 BENCHMARK = Benchmark(
     name="xip-read",
     summary="XIP flash read MB/s, plaintext vs OTFAD, AN13198 layout (8/16/32-bit, burst, linear, ping-pong, "
             "D-cache disabled/invalidated/filled, 4 KB and 16 KB).",
     run=run,
+    points=points,
 )

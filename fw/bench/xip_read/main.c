@@ -181,9 +181,16 @@ static uint32_t errors_in(const uint32_t *buf, uint32_t words, uintptr_t view_bi
   return errors;
 }
 
+/* The test suite's short run measures and checks the 4 KB buffers only. */
+#ifdef XIP_READ_SMOKE
+#define NUM_BUFS 2u
+#else
+#define NUM_BUFS 4u
+#endif
+
 int main(void) {
   measure_size(4096, buf4_a, buf4_b);
-  measure_size(16384, buf16_a, buf16_b);
+  if (NUM_BUFS > 2u) measure_size(16384, buf16_a, buf16_b);
   measure_latency(1);
   measure_latency(0);
   xip_configure(AESOC_XIP_BASE, 2, XIP_CMD_QUAD_IO, 4, 1);
@@ -192,7 +199,7 @@ int main(void) {
   static const uint32_t words[] = {1024, 1024, 4096, 4096};
   uint32_t errors = 0, checked = 0;
   aesoc_dcache_invalidate();
-  for (unsigned i = 0; i < 4; i++) {
+  for (unsigned i = 0; i < NUM_BUFS; i++) {
     for (unsigned width = 1; width <= 4; width *= 2) {
       errors += errors_in(bufs[i], words[i], 0, width);
       errors += errors_in(bufs[i], words[i], AESOC_UNCACHED_BIT, width);
