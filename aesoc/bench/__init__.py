@@ -19,6 +19,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from aesoc.pnr import SEEDS
+
 from aesoc.toolchain import REPO
 
 PUBLISHED_DIR = REPO / "aesoc" / "data" / "published"
@@ -52,6 +54,12 @@ class BenchContext:
     progress: Callable[[int, int, str], None]
     # Smallest sizes, one configuration: a real but short run that exercises every table.
     smoke: bool = False
+
+    @property
+    def seeds(self) -> tuple[int, ...]:
+        """Placer seeds: the fixed set, or its first in a smoke run (a place and route of the AES
+        engine takes minutes per seed)."""
+        return SEEDS[:1] if self.smoke else SEEDS
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from aesoc.ipblock import Unit
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
 from aesoc.cocotb_flow import run_cocotb
 from aesoc.bench.fpga import ECP5_DEVICES, ICE40_DEVICES, guarded
-from aesoc.pnr import DEVICE_NAMES, SEEDS, PlaceResult, place_fitting, run_jobs, synth
+from aesoc.pnr import DEVICE_NAMES, PlaceResult, place_fitting, run_jobs, synth
 from aesoc.synth import SynthResult, tool_version
 from aesoc.toolchain import ToolError
 
@@ -93,7 +93,7 @@ def run(ctx: BenchContext) -> BenchResult:
             runs.append(f"{tool_version()} synth_ice40 -noflatten -top {ip.module} {areas[name][label].parameters}")
             done += 1
     ctx.progress(done, total, "place and route")
-    placed = _place(names, blocks)
+    placed = _place(names, blocks, ctx.seeds)
     ctx.progress(total, total, "done")
 
     cycles_rows: list[list[Any]] = []
@@ -161,7 +161,7 @@ def run(ctx: BenchContext) -> BenchResult:
                     "parameter set, counts summed over instances), as the earlier Yosys 0.23 figures were.",
                     "Fmax: the enc+dec engine placed and routed (yowasp-nextpnr, port harness of aesoc.pnr) on "
                     "the smallest LFE5U it fits, best/median over seeds "
-                    f"{', '.join(map(str, SEEDS))}; MB/s = 16 bytes x best Fmax / ECB cycles per block; "
+                    f"{', '.join(map(str, ctx.seeds))}; MB/s = 16 bytes x best Fmax / ECB cycles per block; "
                     "blocks/s per kLUT4 uses the ECP5 synthesis of the engine alone (LUT4 + 2 per CCU2C). "
                     "iCE40: placed on UP5K, else HX8K, or 'does not fit' with the count.",
                     "Published figures are other technologies (Kintex-7 LUT6, ASIC kGE) and are not directly "
@@ -182,7 +182,8 @@ def run(ctx: BenchContext) -> BenchResult:
     )
 
 
-def _place(names: list[str], blocks: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def _place(names: list[str], blocks: dict[str, dict[str, Any]],
+           seeds: tuple[int, ...]) -> dict[str, dict[str, Any]]:
     """Per variant: the enc+dec engine placed on ECP5 and iCE40, and its ECP5 synthesis."""
     designs = {n: blocks[n]["enc+dec"].design(f"aes_engine-{n}-enc+dec") for n in names}
     jobs = [(n, fam) for n in names for fam in ("ecp5", "ice40", "ecp5-synth")]
@@ -190,7 +191,7 @@ def _place(names: list[str], blocks: dict[str, dict[str, Any]]) -> dict[str, dic
     def job(name: str, fam: str) -> PlaceResult | SynthResult:
         if fam == "ecp5-synth":
             return synth(designs[name], "ecp5")
-        return place_fitting(designs[name], ECP5_DEVICES if fam == "ecp5" else ICE40_DEVICES)
+        return place_fitting(designs[name], ECP5_DEVICES if fam == "ecp5" else ICE40_DEVICES, seeds)
 
     results = run_jobs([guarded(lambda n=n, f=f: job(n, f)) for n, f in jobs], [f"{n} {f}" for n, f in jobs],
                        "aes-core")

@@ -16,7 +16,7 @@ from typing import Any
 
 from aesoc import area, soc
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
-from aesoc.pnr import (DEVICE_NAMES, SEEDS, Design, PlaceResult, nextpnr_version, place_fitting, run_jobs,
+from aesoc.pnr import (DEVICE_NAMES, Design, PlaceResult, nextpnr_version, place_fitting, run_jobs,
                        synth)
 from aesoc.synth import SynthResult, tool_version
 from aesoc.toolchain import ToolError
@@ -67,10 +67,10 @@ def run(ctx: BenchContext) -> BenchResult:
     xilinx = run_jobs([guarded(lambda d=d: synth(d, "xilinx")) for _, d in measured],
                       [d.name for _, d in measured], "synth_xilinx")
     ctx.progress(1, 3, "place and route ECP5")
-    ecp5 = run_jobs([guarded(lambda d=d: place_fitting(d, ECP5_DEVICES)) for _, d in measured],
+    ecp5 = run_jobs([guarded(lambda d=d: place_fitting(d, ECP5_DEVICES, ctx.seeds)) for _, d in measured],
                     [f"{d.name} ECP5" for _, d in measured], "ecp5")
     ctx.progress(2, 3, "place and route iCE40")
-    ice40 = run_jobs([guarded(lambda d=d: place_fitting(d, ICE40_DEVICES)) for _, d in measured],
+    ice40 = run_jobs([guarded(lambda d=d: place_fitting(d, ICE40_DEVICES, ctx.seeds)) for _, d in measured],
                      [f"{d.name} iCE40" for _, d in measured], "ice40")
     ctx.progress(3, 3, "done")
 
@@ -85,14 +85,14 @@ def run(ctx: BenchContext) -> BenchResult:
                      "; ".join(str(r) for r in (e, i, x) if isinstance(r, ToolError))])
     rows += _published_rows(len(columns))
     runs = [f"{tool_version()} synth_ecp5/synth_ice40/synth_xilinx -top {d.top} {dict(d.parameters)}; "
-            f"{nextpnr_version()} seeds {','.join(map(str, SEEDS))}" for _, d in measured]
+            f"{nextpnr_version()} seeds {','.join(map(str, ctx.seeds))}" for _, d in measured]
     return BenchResult(
         tables=[Table(
             title="FPGA implementation: every IP and SoC configuration placed and routed (yowasp-nextpnr)",
             columns=columns,
             rows=rows,
             notes=[
-                f"Placed and routed with seeds {', '.join(map(str, SEEDS))}: best and median achieved Fmax of "
+                f"Placed and routed with seeds {', '.join(map(str, ctx.seeds))}: best and median achieved Fmax of "
                 "the clock from nextpnr's timing report; utilisation of the seed-1 placement. ECP5: the "
                 "smallest of LFE5U-25F/45F/85F the design fits; iCE40: UP5K, else HX8K; 'does not fit: "
                 "needs N of M' names the resource nextpnr found short on the largest device tried.",
@@ -113,7 +113,7 @@ def run(ctx: BenchContext) -> BenchResult:
             for (kind, d), e, i, x in zip(measured, ecp5, ice40, xilinx)
         ],
         runs=runs,
-        config={"ip_config": IP_CONFIG, "soc_configs": list(SOC_CONFIGS), "seeds": list(SEEDS),
+        config={"ip_config": IP_CONFIG, "soc_configs": list(SOC_CONFIGS), "seeds": list(ctx.seeds),
                 "tools": f"{tool_version()}; {nextpnr_version()}"},
     )
 
