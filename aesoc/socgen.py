@@ -478,8 +478,60 @@ def flash_ld(soc: Soc, region: str) -> str:
                       "MEMORY", "{", f"  FLASH (rx) : ORIGIN = 0x{s.base:08X}, LENGTH = {s.bytes}", "}", ""])
 
 
+def _boxes(contents: list[list[str]], gap: int = 2) -> tuple[list[str], list[int]]:
+    """Boxes side by side, each as wide as its longest line; returns the lines and each box's
+    middle column (where an arrow meets it)."""
+    widths = [max(map(len, c)) + 4 for c in contents]
+    height = max(map(len, contents))
+    starts = [sum(widths[:i]) + gap * i for i in range(len(widths))]
+    edge = (" " * gap).join("+" + "-" * (w - 2) + "+" for w in widths)
+    rows = [edge]
+    for r in range(height):
+        rows.append((" " * gap).join(f"| {(c[r] if r < len(c) else ''):<{w - 4}} |"
+                                     for c, w in zip(contents, widths)))
+    return [*rows, edge], [st + w // 2 for st, w in zip(starts, widths)]
+
+
+def _arrows(columns: list[int]) -> list[str]:
+    width = max(columns) + 1
+    return ["".join("|" if i in columns else " " for i in range(width)).rstrip(),
+            "".join("v" if i in columns else " " for i in range(width)).rstrip()]
+
+
+def _slave_box(soc: Soc, region: str) -> list[str]:
+    slave = next(s for s in soc.slaves if s.region == region)
+    inst = soc.instance(slave.instance)
+    lines = [region, f"({inst.block.name})" if inst.name == region else f"({inst.name} {slave.port.name})",
+             f"0x{slave.base:08X}"]
+    lines += [f"IRQ {line}" for line in inst.irqs.values()]
+    if inst.dma_requests:
+        lines.append("DMA req " + ",".join(map(str, inst.dma_requests.values())))
+    if slave.memory and soc.xip_flash is not None and slave.region == soc.xip_flash.region:
+        lines.append("QSPI flash")
+    return lines
+
+
+def doc_diagram(soc: Soc) -> str:
+    """The block diagram of docs/ARCHITECTURE.md: the CPU and CFU, every bus master, the crossbar
+    and every slave with its base, IRQ and DMA request lines (text, drawn from the description)."""
+    top, _ = _boxes([[f"cpu: {soc.cpu_core}", "RV32IM, I$ and D$"],
+                     *([i.name, f"({i.block.name})", "on the CFU port"] for i in soc.instances if i.block.role == "cfu")],
+                    gap=6)
+    labels = [f"M{m.index} {m.name}" + ("" if m.instance == "cpu" else f" ({m.instance})") for m in soc.masters]
+    starts = [sum(len(lab) + 3 for lab in labels[:i]) + 1 for i in range(len(labels))]
+    master_row = "".join(f"{lab:<{len(lab) + 3}}" for lab in labels).rstrip()
+    slaves, middles = _boxes([_slave_box(soc, s.region) for s in soc.slaves])
+    xbar = [f"wb_xbar: Wishbone B4 classic crossbar, {len(soc.masters)} masters x {len(soc.slaves)} slaves",
+            "per-slave arbiter, ERR for unmapped addresses, timeout"]
+    width = max(len(slaves[0]), len(master_row) + 2, max(map(len, xbar)) + 4) - 2
+    xbar_box = ["+" + "-" * width + "+", *(f"| {t:<{width - 2}} |" for t in xbar), "+" + "-" * width + "+"]
+    lines = [*top, "  " + master_row, *("  " + a for a in _arrows([s - 2 + 2 for s in starts])), *xbar_box,
+             *_arrows(middles), *slaves]
+    return "\n".join(["```", *(line.rstrip() for line in lines), "```"]) + "\n"
+
+
 def doc_tables(soc: Soc) -> str:
-    """The map, interrupt and DMA-request tables of docs/ARCHITECTURE.md (Markdown)."""
+    """The block diagram and the map, interrupt and DMA-request tables of docs/ARCHITECTURE.md."""
     rows = ["| region | instance (block) | base | size | cached | decode |", "|---|---|---|---|---|---|"]
     for s in soc.slaves:
         inst = soc.instance(s.instance)
@@ -496,4 +548,4 @@ def doc_tables(soc: Soc) -> str:
              for inst in soc.instances for req, line in inst.dma_requests.items()]
     masters = ["| master | bus |", "|---|---|"]
     masters += [f"| {m.index} | {m.name} |" for m in soc.masters]
-    return "\n".join(["", *rows, "", *irqs, "", *reqs, "", *masters, ""]) + "\n"
+    return "\n".join(["", doc_diagram(soc), *rows, "", *irqs, "", *reqs, "", *masters, ""]) + "\n"

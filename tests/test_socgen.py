@@ -36,10 +36,15 @@ def test_inheritance_overrides_only_what_it_names() -> None:
 def test_full_numbering() -> None:
     full = elaborate("full")
     assert [m.name for m in full.masters] == ["cpu_i", "cpu_d", "dma_rd", "dma_wr"]
-    assert full.irq_lines == {"BUS_ERR": 0, "AES": 1, "DMA": 2, "SHA": 3}
-    assert full.dma_request_lines == {"AES_IN": 0, "AES_OUT": 1, "SHA_IN": 2}
-    # aes and sha join: they have request lines
-    assert full.of_block("dma").windows == ("sram0", "sram1", "aes", "sha")
+    # Lines follow the description's order (IRQ 0 is the bus error), so an IP added at the end
+    # renumbers nothing before it.
+    assert list(full.irq_lines.items())[:3] == [("BUS_ERR", 0), ("AES", 1), ("DMA", 2)]
+    assert list(full.irq_lines.values()) == list(range(len(full.irq_lines)))
+    assert list(full.dma_request_lines.items())[:2] == [("AES_IN", 0), ("AES_OUT", 1)]
+    assert list(full.dma_request_lines.values()) == list(range(len(full.dma_request_lines)))
+    # A DMA may address the memories and every IP with request lines (aes joins), nothing else.
+    requesters = [i.name for i in full.instances if i.dma_requests]
+    assert full.of_block("dma").windows == ("sram0", "sram1", *requesters) and "aes" in requesters
     assert full.xip_flash is not None and full.xip_flash.region == "flash"
     assert all(s.mask & UNCACHED_BIT == 0 for s in full.memories)
 
@@ -101,8 +106,9 @@ def test_example_ip_is_one_folder_and_one_entry() -> None:
     soc = elaborate(str(config))
     entries = re.findall(r"^\[ip\.(\w+)\]", config.read_text(), flags=re.M)
     assert entries == ["ticker"]
-    ticker = soc.instance("ticker")
-    assert ticker.irqs == {"irq": 4} and ticker.dma_requests == {"tick": 3}
+    ticker, full = soc.instance("ticker"), elaborate("full")
+    # It takes the next free lines after everything `full` numbers.
+    assert ticker.irqs == {"irq": len(full.irq_lines)} and ticker.dma_requests == {"tick": len(full.dma_request_lines)}
     assert "ticker" in soc.of_block("dma").windows
     result, line = build_and_run(EXAMPLE / "fw" / "ticker", str(config), max_cycles=2_000_000)
     assert result.status == "exit" and result.code == 0, f"{line}\n{result.console}"
