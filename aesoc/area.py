@@ -96,8 +96,10 @@ def area(block: Block, family: str = "ice40") -> SynthResult:
 
 
 def ip_blocks(config: SocConfig) -> dict[str, Block]:
-    """Every hardware IP of the SoC with `config`'s parameters, for the FPGA figures: the crossbar,
-    the DMA, the XIP controller with OTFAD, the AES peripheral and the AES CFU."""
-    blocks = soc_blocks(config)
-    names = {"wb_xbar": "xbar", "dma": "dma", "xip": "xip", "aes_wb": "aes_mmio", "aes_cfu": "aes_cfu"}
-    return {ip: blocks[name] for ip, name in names.items() if name in blocks}
+    """Every hardware IP of the SoC with `config`'s parameters, for the FPGA figures: the crossbar
+    and each peripheral and CFU instance (a new IP in the configuration joins by itself)."""
+    blocks = {"wb_xbar": soc_blocks(config)["xbar"]}
+    for inst in config.instances:
+        if inst.block.role in ("peripheral", "cfu"):
+            blocks[inst.block.module] = _instance(config, inst.name)
+    return blocks

@@ -7,15 +7,18 @@
 // window and the chaining value into the working variables. Then one round per cycle (64 for
 // SHA-224/256, 80 for the SHA-512 family); the window shifts each round and its new last word is
 // W[t+16]. SHA-1's round is a single five-operand sum, so two of its 80 rounds fit the depth of
-// one SHA-256 round: it runs two per cycle, the window shifting by two. The cycle after the last
-// round adds the working variables into the chaining value and, if the next block is already
-// waiting, takes it in the same cycle: back to back, a block costs 65 cycles for SHA-224/256, 41
-// for SHA-1 and 81 for the SHA-512 family.
+// one SHA-256 round: it runs two per cycle, the window shifting by two. Sha256Rounds = 2 does the
+// same for SHA-224/256 (two chained rounds, twice the depth: it pays only if the clock loses less
+// than half). The cycle after the last round adds the working variables into the chaining value
+// and, if the next block is already waiting, takes it in the same cycle: back to back, a block
+// costs 65 cycles for SHA-224/256 (33 with Sha256Rounds = 2), 41 for SHA-1 and 81 for the
+// SHA-512 family.
 //
 // Words are 64-bit slots; the 32-bit algorithms use the low halves. With Sha512Enable = 0 the
 // registers are 32 bits wide and the 64-bit round is not built.
 module sha_core #(
-  parameter bit Sha512Enable = 1'b1
+  parameter bit          Sha512Enable = 1'b1,
+  parameter int unsigned Sha256Rounds = 1  // SHA-224/256 rounds per cycle: 1 or 2
 ) (
   input  wire logic             clk_i,
   input  wire logic             rst_ni,
@@ -48,23 +51,48 @@ module sha_core #(
   logic          take;
   logic          wide;
 
-  logic sha1;  // two rounds per cycle
+  logic sha1, two;  // two: two rounds per cycle
   assign wide = Sha512Enable && sha_pkg::is_sha512_family(alg_i);
   assign sha1 = alg_i == sha_pkg::SHA_ALG_SHA1;
+  assign two  = sha1 || (Sha256Rounds == 2 && !wide);
+
+  // FIPS 180-4 section 6.2.2: one SHA-224/256 round on a..h (word i of v is bits 32i+31:32i;
+  // flat vectors because Yosys's own frontend reads no packed arrays of arrays in functions).
+  function automatic logic [255:0] sha256_round(logic [255:0] v, logic [31:0] k, logic [31:0] w);
+    logic [31:0] a, b, c, d, e, f, g, h, t1, t2;
+    a = v[31:0];    b = v[63:32];   c = v[95:64];   d = v[127:96];
+    e = v[159:128]; f = v[191:160]; g = v[223:192]; h = v[255:224];
+    t1 = h + (sha_pkg::rotr32(e, 6) ^ sha_pkg::rotr32(e, 11) ^ sha_pkg::rotr32(e, 25))
+       + ((e & f) ^ (~e & g)) + k + w;
+    t2 = (sha_pkg::rotr32(a, 2) ^ sha_pkg::rotr32(a, 13) ^ sha_pkg::rotr32(a, 22))
+       + ((a & b) ^ (a & c) ^ (b & c));
+    sha256_round = {g, f, e, d + t1, c, b, a, t1 + t2};
+  endfunction
+
+  // W[j] from W[j-16], W[j-15], W[j-7] and W[j-2].
+  function automatic logic [31:0] sha256_word(logic [31:0] w16, logic [31:0] w15, logic [31:0] w7,
+                                              logic [31:0] w2);
+    sha256_word = (sha_pkg::rotr32(w2, 17) ^ sha_pkg::rotr32(w2, 19) ^ (w2 >> 10)) + w7
+                + (sha_pkg::rotr32(w15, 7) ^ sha_pkg::rotr32(w15, 18) ^ (w15 >> 3)) + w16;
+  endfunction
 
   // ---- one round of the selected algorithm ----
   logic [31:0] r32 [8];
-  logic [31:0] w32_next, w32_next2;  // W[t+16], and W[t+17] for SHA-1's second round
+  logic [31:0] w32_next, w32_next2;  // W[t+16], and W[t+17] for a second round in the cycle
   logic [63:0] r64 [8];
   logic [63:0] w64_next;
 
   always_comb begin
-    logic [31:0] a, b, c, d, e, f, g, h, w0, s0, s1, t1, t2, fn, k, rb;
+    logic [31:0] a, b, c, d, e, w0, s0, s1, t1, t2, fn, k, rb;
+    logic [255:0] v, v1;
     a = v_q[0][31:0]; b = v_q[1][31:0]; c = v_q[2][31:0]; d = v_q[3][31:0];
-    e = v_q[4][31:0]; f = v_q[5][31:0]; g = v_q[6][31:0]; h = v_q[7][31:0];
+    e = v_q[4][31:0];
+    for (int i = 0; i < 8; i++) v[32*i +: 32] = v_q[i][31:0];
+    v1 = '0;
     w0 = w_q[0][31:0];
     r32 = '{default: '0};
-    {s0, s1, t1, t2, rb} = '0;
+    {s0, s1, t1, t2, rb, fn, k} = '0;
+    w32_next  = '0;
     w32_next2 = '0;
     if (sha1) begin
       // FIPS 180-4 section 6.1.2, two rounds per cycle (t even: both in the same group of 20,
@@ -89,17 +117,14 @@ module sha_core #(
       w32_next  = {s0[30:0], s0[31]};
       w32_next2 = {s1[30:0], s1[31]};
     end else begin
-      // FIPS 180-4 section 6.2.2.
       k  = 32'(sha_pkg::k64(t_q) >> 32);
-      s1 = sha_pkg::rotr32(e, 6) ^ sha_pkg::rotr32(e, 11) ^ sha_pkg::rotr32(e, 25);
-      fn = (e & f) ^ (~e & g);
-      t1 = h + s1 + fn + k + w0;
-      s0 = sha_pkg::rotr32(a, 2) ^ sha_pkg::rotr32(a, 13) ^ sha_pkg::rotr32(a, 22);
-      t2 = s0 + ((a & b) ^ (a & c) ^ (b & c));
-      r32 = '{t1 + t2, a, b, c, d + t1, e, f, g};
-      s0 = sha_pkg::rotr32(w_q[1][31:0], 7) ^ sha_pkg::rotr32(w_q[1][31:0], 18) ^ (w_q[1][31:0] >> 3);
-      s1 = sha_pkg::rotr32(w_q[14][31:0], 17) ^ sha_pkg::rotr32(w_q[14][31:0], 19) ^ (w_q[14][31:0] >> 10);
-      w32_next = s1 + w_q[9][31:0] + s0 + w0;
+      v1 = sha256_round(v, k, w0);
+      w32_next = sha256_word(w0, w_q[1][31:0], w_q[9][31:0], w_q[14][31:0]);
+      if (Sha256Rounds == 2) begin
+        v1 = sha256_round(v1, 32'(sha_pkg::k64(t_q + 7'd1) >> 32), w_q[1][31:0]);
+        w32_next2 = sha256_word(w_q[1][31:0], w_q[2][31:0], w_q[10][31:0], w_q[15][31:0]);
+      end
+      for (int i = 0; i < 8; i++) r32[i] = v1[32*i +: 32];
     end
   end
 
@@ -145,7 +170,7 @@ module sha_core #(
     unique case (state_q)
       S_ROUND: begin
         v_d = v_rnd;
-        if (sha1) begin
+        if (two) begin
           for (int i = 0; i < 14; i++) w_d[i] = w_q[i + 2];
           w_d[14] = w_next;
           w_d[15] = DW'(w32_next2);
@@ -155,7 +180,7 @@ module sha_core #(
           w_d[15] = w_next;
           t_d = t_q + 7'd1;
         end
-        if (t_q + (sha1 ? 7'd2 : 7'd1) == sha_pkg::num_rounds(alg_i)) state_d = S_FINAL;
+        if (t_q + (two ? 7'd2 : 7'd1) == sha_pkg::num_rounds(alg_i)) state_d = S_FINAL;
       end
       S_FINAL: begin
         h_d     = h_sum;

@@ -13,7 +13,8 @@
 // the surrounding peripheral (fault_i). An error zeroises the message at once, is sticky until
 // clear_i, and meanwhile input words are taken and dropped so no producer ever waits.
 module sha_engine #(
-  parameter bit Sha512Enable = 1'b1
+  parameter bit          Sha512Enable = 1'b1,
+  parameter int unsigned Sha256Rounds = 1  // SHA-224/256 rounds per cycle (sha_core)
 ) (
   input  wire logic             clk_i,
   input  wire logic             rst_ni,
@@ -102,7 +103,7 @@ module sha_engine #(
     .count_o     (count_o)
   );
 
-  sha_core #(.Sha512Enable(Sha512Enable)) u_core (
+  sha_core #(.Sha512Enable(Sha512Enable), .Sha256Rounds(Sha256Rounds)) u_core (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .alg_i       (alg),

@@ -12,6 +12,7 @@
 // drains (the engine takes words, or drops them once in error), so the wait is bounded.
 module sha_periph #(
   parameter bit          Sha512Enable = 1'b1,
+  parameter int unsigned Sha256Rounds = 1,
   parameter int unsigned InDepth      = 16
 ) (
   input  wire logic        clk_i,
@@ -148,7 +149,7 @@ module sha_periph #(
     else if (!cmd_abort) fault = 1'b0;
   end
 
-  sha_engine #(.Sha512Enable(Sha512Enable)) u_engine (
+  sha_engine #(.Sha512Enable(Sha512Enable), .Sha256Rounds(Sha256Rounds)) u_engine (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .alg_i        (ctrl_alg),

@@ -5,6 +5,7 @@
 // The register port's Wishbone mapping is the shared reg_bridge_wbc (ip/reg_bridge).
 module sha_wb #(
   parameter bit          Sha512Enable = 1'b1,
+  parameter int unsigned Sha256Rounds = 1,
   parameter int unsigned InDepth      = 16
 ) (
   input  wire logic        clk_i,
@@ -53,6 +54,7 @@ module sha_wb #(
 
   sha_periph #(
     .Sha512Enable (Sha512Enable),
+    .Sha256Rounds (Sha256Rounds),
     .InDepth      (InDepth)
   ) u_periph (
     .clk_i              (clk_i),

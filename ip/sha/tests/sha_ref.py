@@ -34,10 +34,11 @@ class Alg:
     def code(self) -> int:
         return ALG_CODE[self.name]
 
-    @property
-    def cycles_per_block(self) -> int:
-        """The engine's promise back to back: its rounds (SHA-1: two per cycle) plus one cycle."""
-        return (self.rounds // 2 if self.name == "SHA1" else self.rounds) + 1
+    def cycles_per_block(self, sha256_rounds: int = 1) -> int:
+        """The engine's promise back to back: its rounds (SHA-1 two per cycle, SHA-224/256
+        `sha256_rounds` per cycle) plus one cycle."""
+        per_cycle = 2 if self.name == "SHA1" else 1 if self.wide else sha256_rounds
+        return self.rounds // per_cycle + 1
 
     @property
     def wide(self) -> bool:
