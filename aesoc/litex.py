@@ -17,6 +17,9 @@ firmware is the ROM (fw/litex/crt0.S starts it), so no picolibc is built in site
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import logging
 import os
 import subprocess
 import sys
@@ -33,8 +36,8 @@ from litex.soc.interconnect import wishbone
 from aesoc import ipblock, shells
 from aesoc.regs import ADDR_WIDTH
 from aesoc.soc import ip_sources, reg_block
-from aesoc.toolchain import BUILD, REPO, ToolError, log_tail, riscv_tool, save_log, use_pinned_verilator, \
-    verilator_lock
+from aesoc.toolchain import BUILD, REPO, ToolError, log_tail, riscv_tool, save_log, status, \
+    use_pinned_verilator, verilator_lock
 
 BUS = "wbc"
 FW_DIR = REPO / "fw" / "litex"
@@ -70,7 +73,10 @@ class AesocPeripheral(LiteXModule):
         word_bits = ADDR_WIDTH - 2
         ports: dict[str, Any] = {
             "i_clk_i": ClockSignal(), "i_rst_ni": ~ResetSignal(),
-            "i_wb_cyc_i": self.bus.cyc, "i_wb_stb_i": self.bus.stb, "i_wb_we_i": self.bus.we,
+            # LiteX's decoder fans STB out to every slave and gates only CYC, while the shell's
+            # bridge (reg_bridge_wbc) looks at STB alone: without the AND every access anywhere
+            # would also reach the peripheral's registers.
+            "i_wb_cyc_i": self.bus.cyc, "i_wb_stb_i": self.bus.stb & self.bus.cyc, "i_wb_we_i": self.bus.we,
             # The region is 4 KB-aligned: the low word-address bits are the offset in it.
             "i_wb_adr_i": self.bus.adr[:word_bits], "i_wb_dat_i": self.bus.dat_w, "i_wb_sel_i": self.bus.sel,
             "o_wb_dat_o": self.bus.dat_r, "o_wb_ack_o": self.bus.ack, "o_wb_err_o": self.bus.err,
@@ -216,9 +222,26 @@ def _generate(build: SimBuild, rom: list[int]) -> None:
     """LiteX's generation: the SoC's Verilog, the C headers and the Verilator build script."""
     from litex.soc.integration.builder import Builder
 
-    soc = _sim_soc(build, rom)
-    builder = Builder(soc, output_dir=str(build.out_dir), compile_software=False, compile_gateware=False)
-    builder.build(sim_config=_sim_config(), run=False, interactive=False)
+    # LiteX reports on stdout and through logging; that goes to build/logs/litex-generate.log.
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    level = root.level
+    root.setLevel(logging.INFO)
+    try:
+        with contextlib.redirect_stdout(out):
+            soc = _sim_soc(build, rom)
+            builder = Builder(soc, output_dir=str(build.out_dir), compile_software=False, compile_gateware=False)
+            # jobs: LiteX's build script otherwise runs `make -j` with no bound.
+            builder.build(sim_config=_sim_config(), run=False, interactive=False, jobs=os.cpu_count() or 1)
+    except Exception as exc:
+        log = save_log("litex-generate", out.getvalue())
+        raise ToolError(f"LiteX could not generate the simulation SoC: {exc}\n{log_tail(log)}") from exc
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+    save_log("litex-generate", out.getvalue())
 
 
 def _firmware_sources(fw_dir: Path) -> list[Path]:
@@ -299,10 +322,13 @@ def sim(fw_dir: Path, out_dir: Path = OUT_DIR, timeout_s: float = SIM_TIMEOUT_S)
         raise ToolError(f"{fw_dir}: no such firmware folder")
     build = SimBuild(out_dir.resolve())
     # Pass 1 writes the headers the firmware needs; pass 2 puts the firmware into the ROM.
+    status(f"litex: generating the simulation SoC in {build.out_dir}")
     _generate(build, [])
     binary = build_firmware(build, fw_dir.resolve())
     _generate(build, _rom_words(binary))
+    status("litex: building the Verilator model (minutes)")
     build_model(build)
+    status(f"litex: running {fw_dir.name}")
     return run_model(build, timeout_s)
 
 

@@ -20,6 +20,8 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from aesoc.toolchain import REPO
 
+pytestmark = pytest.mark.litex
+
 DOC = REPO / "docs" / "integration.md"
 # The FIPS-197 appendix C and SP 800-38A appendix F examples the firmware carries.
 CASES = {"fips197-c1", "fips197-c2", "fips197-c3",
@@ -94,3 +96,10 @@ def test_python_example_elaborates(tmp_path) -> None:
     soc = (tmp_path / "out" / "software" / "include" / "generated" / "soc.h").read_text()
     assert "AES_BASE" in mem and "SHA_BASE" in mem
     assert "AES_INTERRUPT" in soc and "SHA_INTERRUPT" in soc
+
+
+def test_aes_cfu_in_the_cpu_cfu_slot(uart: str) -> None:
+    """aes32esi of byte 0x53 is S-box(0x53) = 0xed (FIPS-197 section 5.1.1's example)."""
+    m = re.search(r"^CFU aes32esi rs2=00000053 rd=([0-9a-f]{8})$", uart, re.M)
+    assert m, uart[-2000:]
+    assert int(m[1], 16) == 0xED
