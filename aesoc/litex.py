@@ -71,15 +71,25 @@ class AesocPeripheral(LiteXModule):
         self.dma_req = {name: Signal(name=f"{block.name}_dma_{name}_req") for name in block.dma_requests} \
             if dma_requests else {}
         word_bits = ADDR_WIDTH - 2
+        # The shell answers in the request cycle; LiteX's slaves (SRAM, the CSR bridge) answer a
+        # cycle later and its CPU bus was seen to take another slave's data on a same-cycle ACK.
+        # So the answer is registered like theirs, and the request is held off in the ACK cycle
+        # so that it is not taken twice.
+        req, ack, err, dat = Signal(), Signal(), Signal(), Signal(32)
+        self.comb += req.eq(self.bus.cyc & self.bus.stb & ~self.bus.ack & ~self.bus.err)
+        self.sync += [
+            self.bus.ack.eq(req & ack),
+            self.bus.err.eq(req & err),
+            self.bus.dat_r.eq(dat),
+        ]
         ports: dict[str, Any] = {
             "i_clk_i": ClockSignal(), "i_rst_ni": ~ResetSignal(),
-            # LiteX's decoder fans STB out to every slave and gates only CYC, while the shell's
-            # bridge (reg_bridge_wbc) looks at STB alone: without the AND every access anywhere
-            # would also reach the peripheral's registers.
-            "i_wb_cyc_i": self.bus.cyc, "i_wb_stb_i": self.bus.stb & self.bus.cyc, "i_wb_we_i": self.bus.we,
+            # CYC is part of the request: LiteX's decoder fans STB out to every slave and selects
+            # with CYC, while the shell's bridge (reg_bridge_wbc) looks at STB alone.
+            "i_wb_cyc_i": self.bus.cyc, "i_wb_stb_i": req, "i_wb_we_i": self.bus.we,
             # The region is 4 KB-aligned: the low word-address bits are the offset in it.
             "i_wb_adr_i": self.bus.adr[:word_bits], "i_wb_dat_i": self.bus.dat_w, "i_wb_sel_i": self.bus.sel,
-            "o_wb_dat_o": self.bus.dat_r, "o_wb_ack_o": self.bus.ack, "o_wb_err_o": self.bus.err,
+            "o_wb_dat_o": dat, "o_wb_ack_o": ack, "o_wb_err_o": err,
             f"o_{block.irqs['irq']}": self.ev.irq,
         }
         for name, sig in self.dma_req.items():

@@ -20,6 +20,7 @@
 
 #define MAX_BLOCKS 4
 #define BLOCK 16
+#define IRQ_POLL_BOUND 64u
 
 typedef struct {
   const char *name;
@@ -114,6 +115,15 @@ static int run_case(aes_dev_t *aes, const aes_case_t *c) {
   return 0;
 }
 
+/* The interrupt line's pending state once it has settled to `want` (the line and VexRiscv's
+ * pending register are registered: a change shows a few cycles after the write that caused it),
+ * or as it is after a bounded wait. */
+static int wait_pending(uint32_t line, int want) {
+  int now = (irq_pending() & line) != 0;
+  for (unsigned i = 0; i < IRQ_POLL_BOUND && now != want; i++) now = (irq_pending() & line) != 0;
+  return now;
+}
+
 /* The AES "done" interrupt, as LiteX's interrupt controller sees it (pending, not taken). The
  * mask CSR (0xBC0) also holds the VexRiscv CFU enable in bit 31: only our bit is changed. */
 static int check_irq(aes_dev_t *aes) {
@@ -125,9 +135,9 @@ static int check_irq(aes_dev_t *aes) {
   aes_dev_irq_enable(aes, 1, 0);
   const int before = (irq_pending() & line) != 0;
   const aes_dev_result_t r = crypt(aes, &cases[0], AES_DEV_ENCRYPT, cases[0].pt, out);
-  const int after_done = (irq_pending() & line) != 0;
+  const int after_done = wait_pending(line, 1);
   (void)aes_dev_irq_ack(aes);
-  const int after_ack = (irq_pending() & line) != 0;
+  const int after_ack = wait_pending(line, 0);
   aes_dev_irq_enable(aes, 0, 0);
   irq_setmask(mask);
   litex_fw_puts("IRQ aes line=");
