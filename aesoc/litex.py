@@ -47,6 +47,8 @@ CPU_VARIANT = "full+cfu"
 ROM_SIZE = 0x2_0000
 SRAM_SIZE = 0x2000
 SIM_TIMEOUT_S = 600
+# The peripherals of the simulation SoC, whose drivers (ip/<block>/sw/<block>_dev.c) firmware gets.
+DRIVER_BLOCKS = ("aes", "sha")
 
 
 class _IrqLine:
@@ -255,7 +257,7 @@ def _generate(build: SimBuild, rom: list[int]) -> None:
 
 
 def _firmware_sources(fw_dir: Path) -> list[Path]:
-    drivers = [ipblock.block(b).sw / f"{b}_dev.c" for b in ("aes", "sha")]
+    drivers = [ipblock.block(b).sw / f"{b}_dev.c" for b in DRIVER_BLOCKS]
     found = sorted([*fw_dir.glob("*.c"), *fw_dir.glob("*.S")])
     if not any(p.suffix == ".c" for p in found):
         raise ToolError(f"{fw_dir}: no C source")
@@ -267,9 +269,9 @@ def build_firmware(build: SimBuild, fw_dir: Path) -> Path:
     import litex
 
     litex_sw = Path(litex.__file__).parent / "soc"
-    cpu = ipblock.block
+    blocks = [ipblock.block(b) for b in DRIVER_BLOCKS]
     includes = [FW_DIR, build.generated.parent, litex_sw / "software" / "include", litex_sw / "cores" / "cpu" / "vexriscv",
-                *(reg_block(cpu(b)).out_dir for b in ("aes", "sha")), *(cpu(b).sw for b in ("aes", "sha"))]
+                *(reg_block(b).out_dir for b in blocks), *(b.sw for b in blocks)]
     build.firmware.mkdir(parents=True, exist_ok=True)
     elf = build.firmware / f"{fw_dir.name}.elf"
     cmd = [riscv_tool("gcc"), "-march=rv32im", "-mabi=ilp32", "-misa-spec=2.2", "-D__vexriscv__",
