@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import io
 import logging
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -37,7 +39,7 @@ from aesoc import ipblock, shells
 from aesoc.regs import ADDR_WIDTH
 from aesoc.soc import ip_sources, reg_block
 from aesoc.toolchain import BUILD, REPO, ToolError, log_tail, riscv_tool, save_log, status, \
-    use_pinned_verilator, verilator_lock
+    use_pinned_verilator, verilator_lock, verilator_root
 
 BUS = "wbc"
 FW_DIR = REPO / "fw" / "litex"
@@ -298,16 +300,39 @@ def _rom_words(binary: Path) -> list[int]:
     return words + [0] * (ROM_SIZE // 4 - len(words))
 
 
+def _model_digest(build: SimBuild) -> str:
+    """What the model is built from: LiteX's build script, every source it names, the generated
+    C++ glue and the Verilator version. The memories' contents are not in it: the model reads
+    the .init files when it starts, so a new firmware needs no new model."""
+    script = (build.gateware / "build_sim.sh").read_text()
+    files = [Path(f) if Path(f).is_absolute() else build.gateware / f for f in re.findall(r"--cc (\S+)", script)]
+    files += [build.gateware / n for n in ("sim_init.cpp", "sim_header.h", "variables.mak")]
+    digest = hashlib.sha256(script.encode())
+    digest.update(str(verilator_root()).encode())
+    for path in files:
+        # Comments left out (LiteX stamps its Verilog with the time), lines taken in sorted order:
+        # Migen writes the same design with its blocks in a different order from run to run.
+        lines = [ln.strip() for ln in path.read_bytes().splitlines()]
+        digest.update(b"\n".join(sorted(ln for ln in lines if ln and not ln.startswith(b"//"))))
+    return digest.hexdigest()
+
+
 def build_model(build: SimBuild) -> Path:
-    """Run LiteX's Verilator build script with the pinned Verilator; return the model."""
+    """Run LiteX's Verilator build script with the pinned Verilator (unless the model is current);
+    return the model."""
+    model = build.gateware / "obj_dir" / "Vsim"
+    stamp = build.gateware / "model.sha256"
+    want = _model_digest(build)
+    if model.is_file() and stamp.is_file() and stamp.read_text() == want:
+        return model
     use_pinned_verilator()
     with verilator_lock():
         result = subprocess.run(["bash", "build_sim.sh"], cwd=build.gateware, capture_output=True, text=True,
                                 check=False)
     log = save_log("litex-sim-build", result.stdout + result.stderr)
-    model = build.gateware / "obj_dir" / "Vsim"
     if result.returncode != 0 or not model.is_file():
         raise ToolError(f"the LiteX simulation model did not build\n{log_tail(log)}")
+    stamp.write_text(want)
     return model
 
 
@@ -338,7 +363,7 @@ def sim(fw_dir: Path, out_dir: Path = OUT_DIR, timeout_s: float = SIM_TIMEOUT_S)
     _generate(build, [])
     binary = build_firmware(build, fw_dir.resolve())
     _generate(build, _rom_words(binary))
-    status("litex: building the Verilator model (minutes)")
+    status("litex: building the Verilator model (minutes, unless it is current)")
     build_model(build)
     status(f"litex: running {fw_dir.name}")
     return run_model(build, timeout_s)
