@@ -5,7 +5,9 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 apt_packages=(gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf libelf-dev liblz4-dev zlib1g-dev
-              g++ make perl git)
+              g++ make perl git
+              # LiteX's Verilator simulation (python3 -m aesoc.litex sim): its sim modules' libraries
+              libevent-dev libjson-c-dev)
 
 missing=()
 for pkg in "${apt_packages[@]}"; do
