@@ -88,8 +88,8 @@ class AesocPeripheral(LiteXModule):
         ]
         ports: dict[str, Any] = {
             "i_clk_i": ClockSignal(), "i_rst_ni": ~ResetSignal(),
-            # CYC is part of the request: LiteX's decoder fans STB out to every slave and selects
-            # with CYC, while the shell's bridge (reg_bridge_wbc) looks at STB alone.
+            # `req` already holds CYC (the generated shell's bridge also gates STB with CYC) and
+            # drops in the registered ACK's cycle.
             "i_wb_cyc_i": self.bus.cyc, "i_wb_stb_i": req, "i_wb_we_i": self.bus.we,
             # The region is 4 KB-aligned: the low word-address bits are the offset in it.
             "i_wb_adr_i": self.bus.adr[:word_bits], "i_wb_dat_i": self.bus.dat_w, "i_wb_sel_i": self.bus.sel,

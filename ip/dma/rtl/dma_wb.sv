@@ -74,7 +74,8 @@ module dma_wb #(
   logic        rd_req, rd_burst, rd_more, rd_fixed;
   logic        wr_req, wr_burst, wr_more, wr_fixed;
 
-  reg_bridge_wbc u_bridge (
+  // The aesoc crossbar raises STB only at the selected slave (reg_bridge_wbc says why).
+  reg_bridge_wbc #(.CycGated(1'b0)) u_bridge (
     .wb_cyc_i           (wb_cyc_i),
     .wb_stb_i           (wb_stb_i),
     .wb_we_i            (wb_we_i),

@@ -2,15 +2,19 @@
 // Wishbone B4 classic slave to a register port (peakrdl-regblock `passthrough` CPU interface).
 `default_nettype none
 
-// STB is the request, SEL the byte enables; ACK acknowledges without error, ERR with one. CYC is
-// not looked at: a Wishbone master raises STB only inside a cycle, and leaving CYC out keeps the
-// request off the crossbar's grant logic (no path from a grant through the register file back).
+// CYC & STB is the request (Wishbone B4: a decoder may fan STB out to every slave and select with
+// CYC, as LiteX's does), SEL the byte enables; ACK acknowledges without error, ERR with one.
+// CycGated = 0 takes STB alone, for an interconnect that raises STB only at the selected slave
+// inside a cycle (the aesoc crossbar): it keeps the request off the crossbar's grant logic, which
+// would otherwise close false combinational loops (as the simulator's lint reports them) through
+// the register file.
 // The register file answers its own registers in the request cycle and masks a request held
 // while an external register access is outstanding, so a classic master that holds STB until
 // ACK needs nothing more: the stall outputs are not used. This is the bus the aesoc crossbar
 // speaks; the mapping adds no cycle.
 module reg_bridge_wbc #(
-  parameter int unsigned AddrWidth = 12  // byte-address bits of the register port
+  parameter int unsigned AddrWidth = 12,    // byte-address bits of the register port
+  parameter bit          CycGated  = 1'b1   // 0: STB alone is the request (see above)
 ) (
   input  wire logic                   wb_cyc_i,
   input  wire logic                   wb_stb_i,
@@ -36,7 +40,7 @@ module reg_bridge_wbc #(
   input  wire logic                   reg_wr_err_i
 );
 
-  assign reg_req_o       = wb_stb_i;
+  assign reg_req_o       = wb_stb_i & (wb_cyc_i | ~CycGated);
   assign reg_req_is_wr_o = wb_we_i;
   assign reg_addr_o      = {wb_adr_i, 2'b00};
   assign reg_wr_data_o   = wb_dat_i;
@@ -49,7 +53,7 @@ module reg_bridge_wbc #(
   assign wb_ack_o = (reg_rd_ack_i | reg_wr_ack_i) & ~wb_err_o;
 
   logic unused;
-  assign unused = ^{wb_cyc_i, reg_req_stall_wr_i, reg_req_stall_rd_i};
+  assign unused = ^{reg_req_stall_wr_i, reg_req_stall_rd_i};
 
 endmodule
 

@@ -2,8 +2,8 @@
 // Wishbone B4 pipelined slave to a register port (peakrdl-regblock `passthrough` CPU interface).
 `default_nettype none
 
-// A request is STB in a cycle without STALL (a master raises STB only inside CYC, which is not
-// looked at); SEL are the byte enables. Acknowledges (ACK,
+// A request is CYC & STB in a cycle without STALL (a decoder may fan STB out to every slave and
+// select with CYC); SEL are the byte enables. Acknowledges (ACK,
 // or ERR for an error) come in request order, at the earliest in the request cycle. STALL holds
 // a request while an external register access (e.g. an AES DATA_IN write to a full input FIFO)
 // is outstanding; the master keeps STB and its signals until STALL drops.
@@ -36,7 +36,7 @@ module reg_bridge_wbp #(
 );
 
   // The register file ignores a request while it stalls it, so the request need not be gated.
-  assign reg_req_o       = wb_stb_i;
+  assign reg_req_o       = wb_cyc_i & wb_stb_i;
   assign reg_req_is_wr_o = wb_we_i;
   assign reg_addr_o      = {wb_adr_i, 2'b00};
   assign reg_wr_data_o   = wb_dat_i;
@@ -44,13 +44,10 @@ module reg_bridge_wbp #(
     assign reg_wr_biten_o[8*i +: 8] = {8{wb_sel_i[i]}};
   end
 
-  assign wb_stall_o = wb_stb_i & (wb_we_i ? reg_req_stall_wr_i : reg_req_stall_rd_i);
+  assign wb_stall_o = reg_req_o & (wb_we_i ? reg_req_stall_wr_i : reg_req_stall_rd_i);
   assign wb_dat_o   = reg_rd_data_i;
   assign wb_err_o   = reg_rd_err_i | reg_wr_err_i;
   assign wb_ack_o   = (reg_rd_ack_i | reg_wr_ack_i) & ~wb_err_o;
-
-  logic unused;
-  assign unused = wb_cyc_i;
 
 endmodule
 

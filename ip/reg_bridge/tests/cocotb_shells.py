@@ -14,7 +14,7 @@ from pathlib import Path
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, RisingEdge
+from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 from cocotb.utils import get_sim_time
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from systemrdl import RDLCompiler
@@ -168,6 +168,25 @@ async def unmapped(dut) -> None:
     first = min(used)
     _, err = await port.read(first)
     assert not err
+
+
+@cocotb.test(skip=BUS not in ("wbc", "wbp"))
+async def stb_without_cyc(dut) -> None:
+    """Wishbone B4: STB outside a cycle (a decoder that fans STB out and selects with CYC, as
+    LiteX's does) is no request: no acknowledge, and a write does not land."""
+    port = await start(dut)
+    rm = regmap(BLOCK)
+    first = min(rm.offsets.values())
+    before, _ = await port.read(first)
+    await FallingEdge(dut.clk_i)
+    dut.wb_cyc_i.value, dut.wb_stb_i.value, dut.wb_we_i.value = 0, 1, 1
+    dut.wb_adr_i.value, dut.wb_dat_i.value, dut.wb_sel_i.value = first >> 2, ~before & 0xFFFF_FFFF, 0xF
+    for _ in range(4):
+        await RisingEdge(dut.clk_i)
+        assert dut.wb_ack_o.value == 0 and dut.wb_err_o.value == 0, "STB without CYC was answered"
+    dut.wb_stb_i.value, dut.wb_we_i.value = 0, 0
+    after, _ = await port.read(first)
+    assert after == before, f"STB without CYC wrote {first:#x}: {before:#x} -> {after:#x}"
 
 
 # ---- AES through the shell ----

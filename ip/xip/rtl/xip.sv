@@ -59,7 +59,8 @@ module xip #(
   logic [11:0] reg_addr;
   logic [31:0] reg_wr_data, reg_wr_biten, reg_rd_data;
 
-  reg_bridge_wbc u_bridge (
+  // The aesoc crossbar raises STB only at the selected slave (reg_bridge_wbc says why).
+  reg_bridge_wbc #(.CycGated(1'b0)) u_bridge (
     .wb_cyc_i           (reg_cyc_i),
     .wb_stb_i           (reg_stb_i),
     .wb_we_i            (reg_we_i),
