@@ -202,6 +202,11 @@ aes_dev_result_t aes_dev_gcm_begin(aes_dev_t *dev, aes_dev_dir_t dir, const void
   return gcm_phase(dev, GCM_PHASE(IV), iv, NULL, iv_len);
 }
 
+aes_dev_result_t aes_dev_gcm_text_ctrl(aes_dev_t *dev) {
+  if (!dev || dev->gcm_ctrl == 0) return AES_DEV_BAD_ARG;
+  return gcm_ctrl(dev, GCM_PHASE(TEXT), 0);
+}
+
 aes_dev_result_t aes_dev_gcm_aad(aes_dev_t *dev, const void *aad, size_t len) {
   if (!dev || (len && (!aad || !aligned4(aad))) || dev->gcm_ctrl == 0) return AES_DEV_BAD_ARG;
   return len ? gcm_phase(dev, GCM_PHASE(AAD), aad, NULL, len) : AES_DEV_OK;

@@ -127,6 +127,8 @@ __attribute__((warn_unused_result)) aes_dev_result_t aes_dev_gcm_begin(aes_dev_t
 __attribute__((warn_unused_result)) aes_dev_result_t aes_dev_gcm_aad(aes_dev_t *dev, const void *aad, size_t len);
 __attribute__((warn_unused_result)) aes_dev_result_t aes_dev_gcm_update(aes_dev_t *dev, const void *in, void *out,
                                                                         size_t len);
+/* Wait for the peripheral to be idle and select whole TEXT blocks: for a DMA that moves them. */
+__attribute__((warn_unused_result)) aes_dev_result_t aes_dev_gcm_text_ctrl(aes_dev_t *dev);
 __attribute__((warn_unused_result)) aes_dev_result_t aes_dev_gcm_finish(aes_dev_t *dev, void *tag, unsigned tag_len);
 __attribute__((warn_unused_result)) aes_dev_result_t aes_dev_gcm_verify(aes_dev_t *dev, const void *tag,
                                                                         unsigned tag_len);
