@@ -128,7 +128,7 @@ module aes_engine #(
   logic [LenW:0]    aad_sum, txt_sum;
   logic             gcm_mode, gcm_msg, gcm_bad, gcm_stall, gcm_ready, gcm_take, gcm_err;
   logic             is_iv, is_aad, is_text, partial, int_issue, int_done, gcm_out, final_go;
-  logic             start_ok, in_msg_ok;
+  logic             start_ok, in_msg_ok, g_open, g_hash_iv, g_int;
   logic [127:0]     in_masked;
   logic             gh_valid, gh_ready, gh_busy, gh_init;
   logic [127:0]     gh_data, gh_y;
@@ -148,8 +148,12 @@ module aes_engine #(
     cfg.ctr_width = (mode_i == aes_pkg::AES_MODE_CTR) ? ctr_width_i : aes_pkg::AES_CTR_32;
   end
 
-  assign busy    = (inflight_q != '0) | core_busy | gh_busy | final_q |
-                   ~(gst_q inside {G_IDLE, G_IV, G_DATA});
+  // GCM states that wait for blocks (not busy), that take IV blocks, that use the cipher.
+  assign g_open    = (gst_q == G_IDLE) | (gst_q == G_IV) | (gst_q == G_DATA);
+  assign g_hash_iv = (gst_q == G_HKEY) | (gst_q == G_IV);
+  assign g_int     = (gst_q == G_HKEY) | (gst_q == G_EKJ0);
+
+  assign busy    = (inflight_q != '0) | core_busy | gh_busy | final_q | ~g_open;
   assign mode_ok = (mode_i == aes_pkg::AES_MODE_ECB) | (mode_i == aes_pkg::AES_MODE_CBC) |
                    (mode_i == aes_pkg::AES_MODE_CTR) | gcm_mode;
   assign dec_ok  = DecEnable | (cfg.dir == aes_pkg::AES_DIR_ENC);
@@ -183,25 +187,25 @@ module aes_engine #(
   always_comb begin
     gcm_bad = ~gcm_msg | final_q | (dir_i != gdir_q) | ~(is_iv | is_aad | is_text);
     if (is_iv) begin
-      gcm_bad |= ~ivmsg_q | iv_closed_q | ~(gst_q inside {G_HKEY, G_IV});
+      gcm_bad = gcm_bad | ~ivmsg_q | iv_closed_q | ~g_hash_iv;
     end
     if (is_aad) begin
-      gcm_bad |= aad_closed_q;
+      gcm_bad = gcm_bad | aad_closed_q;
     end
     if (is_text) begin
-      gcm_bad |= txt_closed_q;
+      gcm_bad = gcm_bad | txt_closed_q;
     end
   end
 
   // A GCM block that must wait: H or J0 still being derived, the GHASH busy, a partial TEXT block
   // behind full ones (its output mask is the last one taken), or the cipher not ready.
   always_comb begin
-    gcm_stall = ~(gst_q inside {G_IV, G_DATA}) | ((gst_q == G_IV) & ~is_iv);
+    gcm_stall = ~((gst_q == G_IV) | (gst_q == G_DATA)) | ((gst_q == G_IV) & ~is_iv);
     if (is_text) begin
-      gcm_stall |= ~core_in_ready | (partial & (inflight_q != '0)) |
-                   ((gdir_q == aes_pkg::AES_DIR_DEC) & ~gh_ready);
+      gcm_stall = gcm_stall | ~core_in_ready | (partial & (inflight_q != '0)) |
+                  ((gdir_q == aes_pkg::AES_DIR_DEC) & ~gh_ready);
     end else begin
-      gcm_stall |= ~gh_ready;
+      gcm_stall = gcm_stall | ~gh_ready;
     end
   end
 
@@ -210,13 +214,13 @@ module aes_engine #(
   assign in_masked = in_data_i & aes_pkg::lead_bytes(gcm_bytes_i);
 
   // Internal cipher operations (H, E_K(J0)) run while nothing else is in the core.
-  assign int_issue = GcmOn & ~int_q & (gst_q inside {G_HKEY, G_EKJ0});
+  assign int_issue = GcmOn & ~int_q & g_int;
   assign int_done  = int_q & core_out_valid;
   // Results leaving the core in a GCM message are TEXT blocks; encryption hashes them on the
   // way out.
   assign gcm_out   = GcmOn & (gst_q == G_DATA);
   assign final_go  = (gst_q == G_DATA) & final_q & (inflight_q == '0) & ~core_busy & gh_ready;
-  assign start_ok  = gcm_mode & key_ok & ~busy & (gst_q inside {G_IDLE, G_IV, G_DATA});
+  assign start_ok  = gcm_mode & key_ok & ~busy & g_open;
   assign in_msg_ok = gcm_msg & (gst_q != G_LEN) & ~final_q;
 
   assign aad_sum = {1'b0, aad_len_q} + (LenW + 1)'(partial ? {1'b0, gcm_bytes_i} : 5'd16);
@@ -401,7 +405,7 @@ module aes_engine #(
       gcm_err = ~in_msg_ok;
     end
     if (GcmOn & gcm_start_i) begin
-      gcm_err |= ~start_ok;
+      gcm_err = gcm_err | ~start_ok;
     end
 
     unique case (gst_q)
@@ -416,7 +420,7 @@ module aes_engine #(
         if (gcm_take) begin
           aad_len_d   = aad_sum[LenW-1:0];
           iv_closed_d = partial;
-          gcm_err    |= aad_sum[LenW];
+          gcm_err     = gcm_err | aad_sum[LenW];
         end
         if (final_q | (gcm_mode & in_valid_i & ~is_iv & ~gcm_bad)) begin
           gst_d = G_IVLEN;
@@ -446,14 +450,14 @@ module aes_engine #(
         if (gcm_take & is_aad) begin
           aad_len_d    = aad_sum[LenW-1:0];
           aad_closed_d = partial;
-          gcm_err     |= aad_sum[LenW];
+          gcm_err      = gcm_err | aad_sum[LenW];
         end
         if (gcm_take & is_text) begin
           txt_len_d    = txt_sum[LenW-1:0];
           txt_closed_d = partial;
           aad_closed_d = 1'b1;
           last_bytes_d = gcm_bytes_i;
-          gcm_err     |= txt_sum[LenW];
+          gcm_err      = gcm_err | txt_sum[LenW];
         end
         if (final_go) begin
           gst_d = G_LEN;
@@ -650,7 +654,7 @@ module aes_engine #(
   if (!(RoundsPerCycle == 0 || RoundsPerCycle == 1 || RoundsPerCycle == 2 ||
         RoundsPerCycle == 3 || RoundsPerCycle == 5) || (Pipelined && RoundsPerCycle != 0) ||
       !(KeyLenMax == 128 || KeyLenMax == 256) || !(Datapath == 128 || Datapath == 32) ||
-      SBoxImpl > 1 || !(GhashBits inside {0, 1, 2, 4, 8, 16, 32, 64, 128}))
+      SBoxImpl > 1 || (GhashBits > 128) || ((GhashBits & (GhashBits - 1)) != 0))
   begin : gen_param_check
     $error("aes_engine: unsupported parameter set");
   end

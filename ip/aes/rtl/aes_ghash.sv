@@ -109,7 +109,8 @@ module aes_ghash #(
   assign y_o    = y_q;
 
 `ifdef ASSERT_ON
-  if (!(BitsPerCycle inside {1, 2, 4, 8, 16, 32, 64, 128})) begin : gen_param_check
+  if (BitsPerCycle < 1 || BitsPerCycle > 128 || (BitsPerCycle & (BitsPerCycle - 1)) != 0)
+  begin : gen_param_check
     $error("aes_ghash: BitsPerCycle must be a power of two from 1 to 128");
   end
   // A multiply ends within its step count.

@@ -207,7 +207,7 @@ package aes_pkg;
   // of an array in bits [7:0] after lw); the engine wants byte 0 of a block in its top bits.
   // The first n bytes of a block set (n = 0: all 16): GCM's partial last blocks.
   function automatic logic [127:0] lead_bytes(logic [3:0] n);
-    lead_bytes = (n == 4'd0) ? '1 : ~({128{1'b1}} >> (8 * int'(n)));
+    lead_bytes = (n == 4'd0) ? '1 : ~({128{1'b1}} >> {n, 3'b000});
   endfunction
 
   function automatic logic [31:0] bswap(logic [31:0] w);
