@@ -16,7 +16,8 @@ from aesoc.toolchain import REPO
 # constant prefix), as written by aesoc.regs.sv_enum_constants.
 SV_PACKAGES = [
     (REPO / "ip" / "aes" / "rtl" / "aes_pkg.sv", "aes",
-     {"aes_mode_e": "AES_MODE_", "aes_dir_e": "AES_DIR_", "aes_key_len_e": "AES_", "aes_ctr_width_e": "AES_"}),
+     {"aes_mode_e": "AES_MODE_", "aes_dir_e": "AES_DIR_", "aes_key_len_e": "AES_", "aes_ctr_width_e": "AES_",
+      "aes_gcm_phase_e": "AES_GCM_"}),
     (REPO / "ip" / "dma" / "rtl" / "dma_pkg.sv", "dma",
      {"dma_addr_mode_e": "AM_", "dma_burst_e": "", "dma_err_e": "ERR_"}),
     (REPO / "ip" / "xip" / "rtl" / "xip_pkg.sv", "xip", {"xip_read_cmd_e": "XIP_CMD_"}),

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// AES mode engine: ECB/CBC/CTR around aes_cipher_core, with IV/counter, key, zeroise and errors.
+// AES mode engine: ECB/CBC/CTR/GCM around aes_cipher_core, with IV/counter, key, zeroise and errors.
 
 `default_nettype none
 
@@ -12,13 +12,26 @@
 //   CBC enc: out = AES(in ^ C_prev)             C_prev = chaining value, updated on output
 //   CBC dec: out = AES^-1(in) ^ C_prev          C_prev updated on input (pipelines fully)
 //   CTR:     out = AES(counter) ^ in            counter incremented in its low 32/64/128 bits
+//   GCM:     SP 800-38D (GhashBits > 0): AAD blocks hashed; TEXT blocks as CTR from inc32(J0)
+//            (out zero past gcm_bytes_i), their ciphertext hashed; tag = E_K(J0) ^ S
+//
+// A GCM message: key loaded; write the IV (96-bit: bytes 0..11) and pulse gcm_start_i in mode
+// GCM (gcm_phase_i = IV then feeds an IV of another length as IV blocks); offer AAD blocks, then
+// TEXT blocks, each with gcm_phase_i and gcm_bytes_i (fewer than 16 valid bytes ends the phase);
+// pulse gcm_final_i. gcm_tag_valid_o rises with the tag (gcm_tag_o, encryption only) and, on
+// decryption, gcm_tag_mismatch_o compares all gcm_tag_len_i bytes with gcm_tag_i in one cycle.
+// H = E_K(0^128) is derived by the first message after a key load (one block time), J0's block
+// by each message. A partial TEXT block waits until the blocks before it are out.
 //
 // iv_o reads back the chaining value (CBC) or the next counter block (CTR); the key cannot be
 // read back. err_o is raised, and the engine stops taking and giving blocks, on: a block
 // offered with a mode, direction or key length the parameters removed or that are not encoded,
 // a key length other than the loaded key's, a configuration that differs from the one of the
-// blocks in flight, a block before any key, or a key or IV write while busy. clear_i zeroises
-// every register (key, decryption key, round-key state, IV, data, error) in one cycle.
+// blocks in flight, a block before any key, or a key or IV write while busy; in GCM also: a GCM
+// block outside a message, out of phase order (IV, AAD, TEXT) or after a partial block of its
+// phase, a direction change or another mode within a message, gcm_start_i while busy,
+// gcm_final_i outside a message, a key or IV write within one. clear_i zeroises every register
+// (key, decryption key, round-key state, IV, data, H, GCM state, error) in one cycle.
 module aes_engine #(
   parameter int unsigned RoundsPerCycle = 1,     // 1, 2, 3 or 5; 0: full unroll
   parameter bit          Pipelined      = 1'b0,  // 1: one register stage per round (needs 0 above)
@@ -27,7 +40,10 @@ module aes_engine #(
   // 128: aes_cipher_core (the round datapath above); 32: aes_cipher_col, one column per cycle
   // (RoundsPerCycle and Pipelined then unused)
   parameter int unsigned Datapath       = 128,
-  parameter int unsigned SBoxImpl       = 0      // Datapath 32: its S-boxes (aes_sbox_sel)
+  parameter int unsigned SBoxImpl       = 0,     // Datapath 32: its S-boxes (aes_sbox_sel)
+  // GCM's GHASH bits per cycle (aes_ghash: 1..128, 128 / GhashBits cycles per multiply);
+  // 0 builds GCM out (mode GCM then raises err_o)
+  parameter int unsigned GhashBits      = 0
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -55,11 +71,24 @@ module aes_engine #(
   input  logic         out_ready_i,
   output logic [127:0] out_data_o,
 
+  // GCM (unused with GhashBits = 0)
+  input  logic [1:0]   gcm_phase_i,        // aes_pkg::AES_GCM_*: what the offered block is
+  input  logic [3:0]   gcm_bytes_i,        // valid bytes of the offered block (0: 16)
+  input  logic         gcm_start_i,        // begin a message (mode_i = GCM, engine idle)
+  input  logic         gcm_final_i,        // end it once its blocks are in
+  input  logic [3:0]   gcm_tag_len_i,      // decryption: tag bytes compared (0: 16)
+  input  logic [127:0] gcm_tag_i,          // decryption: the expected tag
+  output logic [127:0] gcm_tag_o,          // encryption: the tag (zero on decryption)
+  output logic         gcm_tag_valid_o,
+  output logic         gcm_tag_mismatch_o, // decryption: sticky until gcm_start_i or clear_i
+
   output logic         busy_o,
   output logic         err_o
 );
   localparam int unsigned NR_TOP = (KeyLenMax == 128) ? 10 : 14;
   localparam int unsigned CNT_W  = $clog2(NR_TOP + 3);
+  localparam bit          GcmOn  = GhashBits != 0;
+  localparam int unsigned LenW   = 36;  // GCM byte counts (SP 800-38D: P < 2^36 bytes)
 
   // Normalised configuration of a block: fields that do not apply to the mode are zero.
   typedef struct packed {
@@ -68,6 +97,11 @@ module aes_engine #(
     logic [1:0] key_len;
     logic [1:0] ctr_width;
   } cfg_t;
+
+  // GCM message state: H, J0 and E_K(J0) are derived in the states between the data phases.
+  typedef enum logic [2:0] {
+    G_IDLE, G_HKEY, G_IV, G_IVLEN, G_IVWAIT, G_EKJ0, G_DATA, G_LEN
+  } gcm_state_e;
 
   cfg_t             cfg, cfg_q, cfg_d;
   logic [127:0]     iv_q, iv_d, ctr_next;
@@ -79,25 +113,49 @@ module aes_engine #(
   logic             core_in_valid, core_in_ready, core_dec, core_out_valid, core_out_ready;
   logic [127:0]     core_block, core_mask, core_out_data;
   logic             core_busy, core_key_we;
-  logic             busy, accept, out_fire;
+  logic             busy, out_fire, core_take;
   logic             mode_ok, dec_ok, klen_ok, ctrw_ok, key_ok, same_ok, cfg_ok, chain_ok;
   logic             cbc_enc;
+
+  // GCM
+  gcm_state_e       gst_q, gst_d;
+  logic [127:0]     h_q, h_d, ekj0_q, ekj0_d, tag_q, tag_d, tag_calc;
+  logic             hvalid_q, hvalid_d, gdir_q, gdir_d, ivmsg_q, ivmsg_d, final_q, final_d;
+  logic             int_q, int_d, tag_valid_q, tag_valid_d, mismatch_q, mismatch_d;
+  logic             iv_closed_q, iv_closed_d, aad_closed_q, aad_closed_d, txt_closed_q, txt_closed_d;
+  logic [3:0]       last_bytes_q, last_bytes_d;
+  logic [LenW-1:0]  aad_len_q, aad_len_d, txt_len_q, txt_len_d;
+  logic [LenW:0]    aad_sum, txt_sum;
+  logic             gcm_mode, gcm_msg, gcm_bad, gcm_stall, gcm_ready, gcm_take, gcm_err;
+  logic             is_iv, is_aad, is_text, partial, int_issue, int_done, gcm_out, final_go;
+  logic             start_ok, in_msg_ok, g_open, g_hash_iv, g_int;
+  logic [127:0]     in_masked;
+  logic             gh_valid, gh_ready, gh_busy, gh_init;
+  logic [127:0]     gh_data, gh_y;
 
   /////////////////////////////
   // Configuration checking  //
   /////////////////////////////
 
+  assign gcm_mode = GcmOn & (mode_i == aes_pkg::AES_MODE_GCM);
+
   always_comb begin
     cfg           = '0;
     cfg.mode      = mode_i;
-    cfg.dir       = (mode_i == aes_pkg::AES_MODE_CTR) ? aes_pkg::AES_DIR_ENC : dir_i;
+    // CTR and GCM run the cipher forward whatever the direction.
+    cfg.dir       = ((mode_i == aes_pkg::AES_MODE_CTR) | gcm_mode) ? aes_pkg::AES_DIR_ENC : dir_i;
     cfg.key_len   = key_len_i;
     cfg.ctr_width = (mode_i == aes_pkg::AES_MODE_CTR) ? ctr_width_i : aes_pkg::AES_CTR_32;
   end
 
-  assign busy    = (inflight_q != '0) | core_busy;
+  // GCM states that wait for blocks (not busy), that take IV blocks, that use the cipher.
+  assign g_open    = (gst_q == G_IDLE) | (gst_q == G_IV) | (gst_q == G_DATA);
+  assign g_hash_iv = (gst_q == G_HKEY) | (gst_q == G_IV);
+  assign g_int     = (gst_q == G_HKEY) | (gst_q == G_EKJ0);
+
+  assign busy    = (inflight_q != '0) | core_busy | gh_busy | final_q | ~g_open;
   assign mode_ok = (mode_i == aes_pkg::AES_MODE_ECB) | (mode_i == aes_pkg::AES_MODE_CBC) |
-                   (mode_i == aes_pkg::AES_MODE_CTR);
+                   (mode_i == aes_pkg::AES_MODE_CTR) | gcm_mode;
   assign dec_ok  = DecEnable | (cfg.dir == aes_pkg::AES_DIR_ENC);
   assign klen_ok = (key_len_i == aes_pkg::AES_KEY_128) |
                    ((KeyLenMax == 256) &
@@ -114,16 +172,132 @@ module aes_engine #(
   assign chain_ok = ~cbc_enc | (inflight_q == '0) |
                     ((inflight_q == CNT_W'(1)) & out_fire);
 
-  assign in_ready_o    = core_in_ready & cfg_ok & chain_ok & ~err_q;
-  assign core_in_valid = in_valid_i & cfg_ok & chain_ok & ~err_q;
-  assign accept        = in_valid_i & in_ready_o;
+  ///////////////////////////
+  // GCM message checking  //
+  ///////////////////////////
 
-  assign out_valid_o    = core_out_valid & ~err_q;
-  assign core_out_ready = out_ready_i & ~err_q;
+  assign is_iv   = gcm_phase_i == aes_pkg::AES_GCM_IV;
+  assign is_aad  = gcm_phase_i == aes_pkg::AES_GCM_AAD;
+  assign is_text = gcm_phase_i == aes_pkg::AES_GCM_TEXT;
+  assign partial = gcm_bytes_i != 4'd0;
+  assign gcm_msg = gst_q != G_IDLE;
+
+  // A GCM block that can never be taken: outside a message, out of phase order, after the
+  // partial block of its phase, after gcm_final_i, or in another direction than the message's.
+  always_comb begin
+    gcm_bad = ~gcm_msg | final_q | (dir_i != gdir_q) | ~(is_iv | is_aad | is_text);
+    if (is_iv) begin
+      gcm_bad = gcm_bad | ~ivmsg_q | iv_closed_q | ~g_hash_iv;
+    end
+    if (is_aad) begin
+      gcm_bad = gcm_bad | aad_closed_q;
+    end
+    if (is_text) begin
+      gcm_bad = gcm_bad | txt_closed_q;
+    end
+  end
+
+  // A GCM block that must wait: H or J0 still being derived, the GHASH busy, a partial TEXT block
+  // behind full ones (its output mask is the last one taken), or the cipher not ready.
+  always_comb begin
+    gcm_stall = ~((gst_q == G_IV) | (gst_q == G_DATA)) | ((gst_q == G_IV) & ~is_iv);
+    if (is_text) begin
+      gcm_stall = gcm_stall | ~core_in_ready | (partial & (inflight_q != '0)) |
+                  ((gdir_q == aes_pkg::AES_DIR_DEC) & ~gh_ready);
+    end else begin
+      gcm_stall = gcm_stall | ~gh_ready;
+    end
+  end
+
+  assign gcm_ready = gcm_mode & key_ok & ~gcm_bad & ~gcm_stall & ~err_q;
+  assign gcm_take  = in_valid_i & gcm_ready;
+  assign in_masked = in_data_i & aes_pkg::lead_bytes(gcm_bytes_i);
+
+  // Internal cipher operations (H, E_K(J0)) run while nothing else is in the core.
+  assign int_issue = GcmOn & ~int_q & g_int;
+  assign int_done  = int_q & core_out_valid;
+  // Results leaving the core in a GCM message are TEXT blocks; encryption hashes them on the
+  // way out.
+  assign gcm_out   = GcmOn & (gst_q == G_DATA);
+  assign final_go  = (gst_q == G_DATA) & final_q & (inflight_q == '0) & ~core_busy & gh_ready;
+  assign start_ok  = gcm_mode & key_ok & ~busy & g_open;
+  assign in_msg_ok = gcm_msg & (gst_q != G_LEN) & ~final_q;
+
+  assign aad_sum = {1'b0, aad_len_q} + (LenW + 1)'(partial ? {1'b0, gcm_bytes_i} : 5'd16);
+  assign txt_sum = {1'b0, txt_len_q} + (LenW + 1)'(partial ? {1'b0, gcm_bytes_i} : 5'd16);
+
+  always_comb begin
+    gh_valid = 1'b0;
+    gh_data  = in_masked;
+    unique case (gst_q)
+      G_IV:    gh_valid = gcm_take;
+      G_IVLEN: begin
+        gh_valid = 1'b1;
+        gh_data  = {64'd0, 25'd0, aad_len_q, 3'd0};
+      end
+      G_DATA: begin
+        if (final_go) begin
+          gh_valid = 1'b1;
+          gh_data  = {25'd0, aad_len_q, 3'd0, 25'd0, txt_len_q, 3'd0};
+        end else if (gdir_q == aes_pkg::AES_DIR_ENC) begin
+          gh_valid = (gcm_take & is_aad) | out_fire;
+          gh_data  = out_fire ? (core_out_data & aes_pkg::lead_bytes(last_bytes_q)) : in_masked;
+        end else begin
+          gh_valid = gcm_take;
+        end
+      end
+      default: ;
+    endcase
+  end
+
+  if (GcmOn) begin : gen_ghash
+    aes_ghash #(
+      .BitsPerCycle(GhashBits)
+    ) u_ghash (
+      .clk_i,
+      .rst_ni,
+      .clear_i,
+      .h_i       (h_q),
+      .init_i    (gh_init),
+      .in_valid_i(gh_valid),
+      .in_ready_o(gh_ready),
+      .in_data_i (gh_data),
+      .busy_o    (gh_busy),
+      .y_o       (gh_y)
+    );
+  end else begin : gen_no_ghash
+    assign gh_ready = 1'b0;
+    assign gh_busy  = 1'b0;
+    assign gh_y     = '0;
+    logic unused_gh;
+    assign unused_gh = ^{gh_valid, gh_data, gh_init};
+  end
+
+  /////////////////////
+  // Stream control  //
+  /////////////////////
+
+  always_comb begin
+    if (gcm_mode) begin
+      in_ready_o    = gcm_ready;
+      core_in_valid = int_issue | (gcm_take & is_text);
+    end else begin
+      in_ready_o    = core_in_ready & cfg_ok & chain_ok & ~err_q & ~gcm_msg;
+      core_in_valid = int_issue | (in_valid_i & cfg_ok & chain_ok & ~err_q & ~gcm_msg);
+    end
+  end
+  assign core_take = core_in_valid & core_in_ready & ~int_issue;
+
+  // An encrypted TEXT block leaves only when the GHASH can take its ciphertext.
+  assign out_valid_o    = core_out_valid & ~err_q & ~int_q &
+                          (~gcm_out | (gdir_q == aes_pkg::AES_DIR_DEC) | gh_ready);
+  assign core_out_ready = int_q | (out_ready_i & ~err_q &
+                          (~gcm_out | (gdir_q == aes_pkg::AES_DIR_DEC) | gh_ready));
   assign out_fire       = out_valid_o & out_ready_i;
-  assign out_data_o     = core_out_data;
+  assign out_data_o     = gcm_out ? (core_out_data & aes_pkg::lead_bytes(last_bytes_q))
+                                  : core_out_data;
 
-  assign core_key_we = key_we_i & ~busy & klen_ok & ~err_q;
+  assign core_key_we = key_we_i & ~busy & klen_ok & ~err_q & ~gcm_msg;
 
   ////////////////////////
   // Mode datapath      //
@@ -141,20 +315,26 @@ module aes_engine #(
     core_block = in_data_i;
     core_mask  = '0;
     core_dec   = cfg.dir;
-    unique case (cfg.mode)
-      aes_pkg::AES_MODE_CBC: begin
-        if (cfg.dir == aes_pkg::AES_DIR_DEC) begin
-          core_mask = iv_q;
-        end else begin
-          core_block = in_data_i ^ (out_fire ? core_out_data : iv_q);
+    if (int_issue) begin
+      // H = E_K(0^128) in G_HKEY; E_K(J0) in G_EKJ0, where iv_q holds J0.
+      core_block = (gst_q == G_HKEY) ? 128'd0 : iv_q;
+      core_dec   = aes_pkg::AES_DIR_ENC;
+    end else begin
+      unique case (cfg.mode)
+        aes_pkg::AES_MODE_CBC: begin
+          if (cfg.dir == aes_pkg::AES_DIR_DEC) begin
+            core_mask = iv_q;
+          end else begin
+            core_block = in_data_i ^ (out_fire ? core_out_data : iv_q);
+          end
         end
-      end
-      aes_pkg::AES_MODE_CTR: begin
-        core_block = iv_q;
-        core_mask  = in_data_i;
-      end
-      default: ;
-    endcase
+        aes_pkg::AES_MODE_CTR, aes_pkg::AES_MODE_GCM: begin
+          core_block = iv_q;
+          core_mask  = in_data_i;
+        end
+        default: ;
+      endcase
+    end
   end
 
   always_comb begin
@@ -165,7 +345,7 @@ module aes_engine #(
     inflight_d = inflight_q;
     err_d      = err_q;
 
-    if (iv_we_i & ~busy & ~err_q) begin
+    if (iv_we_i & ~busy & ~err_q & ~gcm_msg) begin
       iv_d = iv_i;
     end
     if (core_key_we) begin
@@ -176,20 +356,151 @@ module aes_engine #(
         (cfg_q.dir == aes_pkg::AES_DIR_ENC)) begin
       iv_d = core_out_data;
     end
-    if (accept) begin
+    if (core_take) begin
       cfg_d = cfg;
       if (cfg.mode == aes_pkg::AES_MODE_CTR) begin
         iv_d = ctr_next;
       end else if ((cfg.mode == aes_pkg::AES_MODE_CBC) & (cfg.dir == aes_pkg::AES_DIR_DEC)) begin
         iv_d = in_data_i;
+      end else if (cfg.mode == aes_pkg::AES_MODE_GCM) begin
+        iv_d = {iv_q[127:32], iv_q[31:0] + 32'd1};  // inc32
       end
     end
-    unique case ({accept, out_fire})
+    unique case ({core_take, out_fire})
       2'b10:   inflight_d = inflight_q + CNT_W'(1);
       2'b01:   inflight_d = inflight_q - CNT_W'(1);
       default: ;
     endcase
-    if ((in_valid_i & ~cfg_ok) | (key_we_i & (busy | ~klen_ok)) | (iv_we_i & busy)) begin
+
+    // GCM message sequence.
+    gst_d        = gst_q;
+    h_d          = h_q;
+    hvalid_d     = hvalid_q & ~core_key_we;
+    ekj0_d       = ekj0_q;
+    gdir_d       = gdir_q;
+    ivmsg_d      = ivmsg_q;
+    final_d      = final_q;
+    int_d        = int_q;
+    tag_d        = tag_q;
+    tag_valid_d  = tag_valid_q;
+    mismatch_d   = mismatch_q;
+    iv_closed_d  = iv_closed_q;
+    aad_closed_d = aad_closed_q;
+    txt_closed_d = txt_closed_q;
+    last_bytes_d = last_bytes_q;
+    aad_len_d    = aad_len_q;
+    txt_len_d    = txt_len_q;
+    gh_init      = 1'b0;
+    gcm_err      = 1'b0;
+    tag_calc     = gh_y ^ ekj0_q;
+
+    if (int_issue & core_in_ready) begin
+      int_d = 1'b1;
+    end
+    if (int_done) begin
+      int_d = 1'b0;
+    end
+    if (GcmOn & gcm_final_i) begin
+      final_d = in_msg_ok;
+      gcm_err = ~in_msg_ok;
+    end
+    if (GcmOn & gcm_start_i) begin
+      gcm_err = gcm_err | ~start_ok;
+    end
+
+    unique case (gst_q)
+      G_HKEY: begin
+        if (int_done) begin
+          h_d      = core_out_data;
+          hvalid_d = 1'b1;
+          gst_d    = ivmsg_q ? G_IV : G_EKJ0;
+        end
+      end
+      G_IV: begin
+        if (gcm_take) begin
+          aad_len_d   = aad_sum[LenW-1:0];
+          iv_closed_d = partial;
+          gcm_err     = gcm_err | aad_sum[LenW];
+        end
+        if (final_q | (gcm_mode & in_valid_i & ~is_iv & ~gcm_bad)) begin
+          gst_d = G_IVLEN;
+        end
+      end
+      G_IVLEN: begin
+        if (gh_ready) begin
+          gst_d = G_IVWAIT;
+        end
+      end
+      G_IVWAIT: begin
+        if (~gh_busy) begin
+          iv_d  = gh_y;  // J0
+          gst_d = G_EKJ0;
+        end
+      end
+      G_EKJ0: begin
+        if (int_done) begin
+          ekj0_d    = core_out_data;
+          iv_d      = {iv_q[127:32], iv_q[31:0] + 32'd1};  // inc32(J0)
+          aad_len_d = '0;
+          gh_init   = 1'b1;
+          gst_d     = G_DATA;
+        end
+      end
+      G_DATA: begin
+        if (gcm_take & is_aad) begin
+          aad_len_d    = aad_sum[LenW-1:0];
+          aad_closed_d = partial;
+          gcm_err      = gcm_err | aad_sum[LenW];
+        end
+        if (gcm_take & is_text) begin
+          txt_len_d    = txt_sum[LenW-1:0];
+          txt_closed_d = partial;
+          aad_closed_d = 1'b1;
+          last_bytes_d = gcm_bytes_i;
+          gcm_err      = gcm_err | txt_sum[LenW];
+        end
+        if (final_go) begin
+          gst_d = G_LEN;
+        end
+      end
+      G_LEN: begin
+        if (~gh_busy) begin
+          // Constant time: every compared byte goes through one XOR and one OR reduction.
+          mismatch_d  = (gdir_q == aes_pkg::AES_DIR_DEC) &
+                        (|((tag_calc ^ gcm_tag_i) & aes_pkg::lead_bytes(gcm_tag_len_i)));
+          tag_d       = (gdir_q == aes_pkg::AES_DIR_ENC) ? tag_calc : '0;
+          tag_valid_d = 1'b1;
+          ekj0_d      = '0;
+          final_d     = 1'b0;
+          gst_d       = G_IDLE;
+        end
+      end
+      default: ;
+    endcase
+
+    // A message starts from its IV: J0 = IV || 0^31 || 1, or hashed from IV blocks.
+    if (GcmOn & gcm_start_i & start_ok) begin
+      ivmsg_d      = is_iv;
+      gdir_d       = dir_i;
+      gst_d        = hvalid_q ? (is_iv ? G_IV : G_EKJ0) : G_HKEY;
+      iv_d         = is_iv ? '0 : {iv_q[127:32], 32'd1};
+      ekj0_d       = '0;
+      final_d      = 1'b0;
+      tag_d        = '0;
+      tag_valid_d  = 1'b0;
+      mismatch_d   = 1'b0;
+      iv_closed_d  = 1'b0;
+      aad_closed_d = 1'b0;
+      txt_closed_d = 1'b0;
+      last_bytes_d = '0;
+      aad_len_d    = '0;
+      txt_len_d    = '0;
+      gh_init      = 1'b1;
+    end
+
+    if ((in_valid_i & ~cfg_ok) | (key_we_i & (busy | ~klen_ok | gcm_msg)) |
+        (iv_we_i & (busy | gcm_msg)) | (GcmOn & gcm_err) |
+        (gcm_mode & in_valid_i & gcm_bad) | (in_valid_i & ~gcm_mode & gcm_msg)) begin
       err_d = 1'b1;
     end
   end
@@ -219,9 +530,71 @@ module aes_engine #(
     end
   end
 
-  assign iv_o   = iv_q;
-  assign busy_o = busy;
-  assign err_o  = err_q;
+  // GCM registers; constant zero (and removed by synthesis) when GCM is not built.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      gst_q        <= G_IDLE;
+      h_q          <= '0;
+      hvalid_q     <= 1'b0;
+      ekj0_q       <= '0;
+      gdir_q       <= 1'b0;
+      ivmsg_q      <= 1'b0;
+      final_q      <= 1'b0;
+      int_q        <= 1'b0;
+      tag_q        <= '0;
+      tag_valid_q  <= 1'b0;
+      mismatch_q   <= 1'b0;
+      iv_closed_q  <= 1'b0;
+      aad_closed_q <= 1'b0;
+      txt_closed_q <= 1'b0;
+      last_bytes_q <= '0;
+      aad_len_q    <= '0;
+      txt_len_q    <= '0;
+    end else if (clear_i || !GcmOn) begin
+      gst_q        <= G_IDLE;
+      h_q          <= '0;
+      hvalid_q     <= 1'b0;
+      ekj0_q       <= '0;
+      gdir_q       <= 1'b0;
+      ivmsg_q      <= 1'b0;
+      final_q      <= 1'b0;
+      int_q        <= 1'b0;
+      tag_q        <= '0;
+      tag_valid_q  <= 1'b0;
+      mismatch_q   <= 1'b0;
+      iv_closed_q  <= 1'b0;
+      aad_closed_q <= 1'b0;
+      txt_closed_q <= 1'b0;
+      last_bytes_q <= '0;
+      aad_len_q    <= '0;
+      txt_len_q    <= '0;
+    end else begin
+      gst_q        <= gst_d;
+      h_q          <= h_d;
+      hvalid_q     <= hvalid_d;
+      ekj0_q       <= ekj0_d;
+      gdir_q       <= gdir_d;
+      ivmsg_q      <= ivmsg_d;
+      final_q      <= final_d;
+      int_q        <= int_d;
+      tag_q        <= tag_d;
+      tag_valid_q  <= tag_valid_d;
+      mismatch_q   <= mismatch_d;
+      iv_closed_q  <= iv_closed_d;
+      aad_closed_q <= aad_closed_d;
+      txt_closed_q <= txt_closed_d;
+      last_bytes_q <= last_bytes_d;
+      aad_len_q    <= aad_len_d;
+      txt_len_q    <= txt_len_d;
+    end
+  end
+
+  assign iv_o               = iv_q;
+  assign busy_o             = busy;
+  assign err_o              = err_q;
+  assign gcm_tag_o          = tag_q;
+  assign gcm_tag_valid_o    = tag_valid_q;
+  assign gcm_tag_mismatch_o = mismatch_q;
 
   if (Datapath == 32) begin : gen_col
     aes_cipher_col #(
@@ -281,7 +654,8 @@ module aes_engine #(
   if (!(RoundsPerCycle == 0 || RoundsPerCycle == 1 || RoundsPerCycle == 2 ||
         RoundsPerCycle == 3 || RoundsPerCycle == 5) || (Pipelined && RoundsPerCycle != 0) ||
       !(KeyLenMax == 128 || KeyLenMax == 256) || !(Datapath == 128 || Datapath == 32) ||
-      SBoxImpl > 1) begin : gen_param_check
+      SBoxImpl > 1 || (GhashBits > 128) || ((GhashBits & (GhashBits - 1)) != 0))
+  begin : gen_param_check
     $error("aes_engine: unsupported parameter set");
   end
   // Written without rst_ni (Verilator flags a reset used both asynchronously and synchronously);
@@ -295,6 +669,13 @@ module aes_engine #(
       clear_i |=> !busy_o && !err_o && !key_ready_o && iv_o == '0);
   // The in-flight count never wraps.
   InflightBound_A: assert property (@(posedge clk_i) inflight_q <= CNT_W'(NR_TOP + 2));
+  // H and E_K(J0) use the cipher only while no block of the stream is in it.
+  GcmIntAlone_A: assert property (@(posedge clk_i) int_issue |-> inflight_q == '0);
+  // Only a decryption can report a tag mismatch, and only an encryption shows its tag.
+  GcmMismatchDec_A: assert property (@(posedge clk_i)
+      gcm_tag_mismatch_o |-> gdir_q == aes_pkg::AES_DIR_DEC && gcm_tag_o == '0);
+  // Without GCM built the GCM state never leaves idle.
+  GcmOff_A: assert property (@(posedge clk_i) !GcmOn |-> gst_q == G_IDLE && !gcm_tag_valid_o);
 `endif
 
 endmodule

@@ -20,7 +20,8 @@ module aes_periph #(
   parameter bit          DecEnable      = 1'b1,
   parameter int unsigned KeyLenMax      = 256,
   parameter int unsigned InDepth        = 2,
-  parameter int unsigned OutDepth       = 2
+  parameter int unsigned OutDepth       = 2,
+  parameter int unsigned GhashBits      = 16   // GCM's GHASH bits per cycle; 0: no GCM
 ) (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,
@@ -52,7 +53,11 @@ module aes_periph #(
   // Register fields used by the datapath.
   logic [1:0]  ctrl_mode, ctrl_key_len, ctrl_ctr_width;
   logic        ctrl_dir, ctrl_manual_start;
-  logic        cmd_key_load, cmd_start, cmd_clear;
+  logic [1:0]  ctrl_gcm_phase;
+  logic [3:0]  ctrl_gcm_bytes, ctrl_tag_len;
+  logic        cmd_key_load, cmd_start, cmd_clear, cmd_gcm_start, cmd_gcm_final;
+  logic [127:0] eng_tag, expected_tag;
+  logic        eng_tag_valid, eng_tag_mismatch;
   logic [31:0] key_word [8];
   logic        key_wipe;
   logic [3:0]  iv_req, iv_req_wr, din_req, din_req_wr, dout_req;
@@ -85,7 +90,8 @@ module aes_periph #(
   // A command acts one cycle after its write (the register file registers the pulse); STATUS
   // read in that cycle must already show the command's effect, not the state before it.
   logic status_busy;
-  assign status_busy = eng_busy | ~in_empty | cmd_key_load | cmd_start | cmd_clear;
+  assign status_busy = eng_busy | ~in_empty | cmd_key_load | cmd_start | cmd_clear |
+                       cmd_gcm_start | cmd_gcm_final;
 
   aes_reg u_reg (
     .clk                  (clk_i),
@@ -111,6 +117,11 @@ module aes_periph #(
   assign ctrl_key_len      = hwif_out.CTRL.key_len.value;
   assign ctrl_ctr_width    = hwif_out.CTRL.ctr_width.value;
   assign ctrl_manual_start = hwif_out.CTRL.manual_start.value;
+  assign ctrl_gcm_phase    = hwif_out.CTRL.gcm_phase.value;
+  assign ctrl_gcm_bytes    = hwif_out.CTRL.gcm_bytes.value;
+  assign ctrl_tag_len      = hwif_out.CTRL.tag_len.value;
+  assign cmd_gcm_start     = hwif_out.CMD.gcm_start.value;
+  assign cmd_gcm_final     = hwif_out.CMD.gcm_final.value;
   assign cmd_key_load      = hwif_out.CMD.key_load.value;
   assign cmd_start         = hwif_out.CMD.start.value;
   assign cmd_clear         = hwif_out.CMD.clear.value;
@@ -123,11 +134,14 @@ module aes_periph #(
   assign hwif_in.HWCFG.key256.next           = (KeyLenMax == 256);
   assign hwif_in.HWCFG.in_depth.next         = 4'(InDepth);
   assign hwif_in.HWCFG.out_depth.next        = 4'(OutDepth);
+  assign hwif_in.HWCFG.ghash_bits.next       = 8'(GhashBits);
   assign hwif_in.STATUS.busy.next            = status_busy;
   assign hwif_in.STATUS.in_ready.next        = ~in_full | cmd_clear;
   assign hwif_in.STATUS.out_valid.next       = ~out_empty & ~cmd_clear;
   assign hwif_in.STATUS.err.next             = (eng_err_q | overflow_q) & ~cmd_clear;
   assign hwif_in.STATUS.key_ready.next       = eng_key_ready & ~cmd_key_load & ~cmd_clear;
+  assign hwif_in.STATUS.tag_valid.next       = eng_tag_valid & ~cmd_gcm_start & ~cmd_clear;
+  assign hwif_in.STATUS.tag_mismatch.next    = eng_tag_mismatch & ~cmd_gcm_start & ~cmd_clear;
   assign hwif_in.STATUS.in_level.next        = cmd_clear ? 4'd0 : 4'(in_level);
   assign hwif_in.STATUS.out_level.next       = cmd_clear ? 4'd0 : 4'(out_level);
   assign hwif_in.IRQ_STATUS.done.hwset       = out_push;
@@ -138,6 +152,11 @@ module aes_periph #(
   assign hwif_in.PERF_BLOCKS.count.we        = out_push;
   for (genvar i = 0; i < 8; i++) begin : gen_key_in
     assign hwif_in.KEY[i].word.hwclr = key_wipe;
+  end
+  for (genvar i = 0; i < 4; i++) begin : gen_tag
+    assign hwif_in.TAG[i].word.next            = aes_pkg::bswap(eng_tag[127 - 32*i -: 32]);
+    assign hwif_in.EXPECTED_TAG[i].word.hwclr  = cmd_clear;
+    assign expected_tag[127 - 32*i -: 32]      = aes_pkg::bswap(hwif_out.EXPECTED_TAG[i].word.value);
   end
   for (genvar i = 0; i < 4; i++) begin : gen_ext_in
     assign hwif_in.IV[i].rd_ack = iv_req[i] & ~iv_req_wr[i];
@@ -239,7 +258,8 @@ module aes_periph #(
     .RoundsPerCycle (RoundsPerCycle),
     .Pipelined      (Pipelined),
     .DecEnable      (DecEnable),
-    .KeyLenMax      (KeyLenMax)
+    .KeyLenMax      (KeyLenMax),
+    .GhashBits      (GhashBits)
   ) u_engine (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
@@ -261,6 +281,15 @@ module aes_periph #(
     .out_valid_o (eng_out_valid),
     .out_ready_i (~out_full),
     .out_data_o  (eng_out),
+    .gcm_phase_i        (ctrl_gcm_phase),
+    .gcm_bytes_i        (ctrl_gcm_bytes),
+    .gcm_start_i        (cmd_gcm_start),
+    .gcm_final_i        (cmd_gcm_final),
+    .gcm_tag_len_i      (ctrl_tag_len),
+    .gcm_tag_i          (expected_tag),
+    .gcm_tag_o          (eng_tag),
+    .gcm_tag_valid_o    (eng_tag_valid),
+    .gcm_tag_mismatch_o (eng_tag_mismatch),
     .busy_o      (eng_busy),
     .err_o       (eng_err)
   );
@@ -300,9 +329,9 @@ module aes_periph #(
 
   // HWCFG reads the parameters back: each must fit its field (tests/test_reg_enums.py checks the
   // SoC configurations, this every other instance).
-  if (InDepth < 1 || InDepth > 15 || OutDepth < 1 || OutDepth > 15 || RoundsPerCycle > 15)
-  begin : gen_bad_params
-    $error("aes_periph: InDepth, OutDepth and RoundsPerCycle must fit their HWCFG fields");
+  if (InDepth < 1 || InDepth > 15 || OutDepth < 1 || OutDepth > 15 || RoundsPerCycle > 15 ||
+      GhashBits > 255) begin : gen_bad_params
+    $error("aes_periph: InDepth, OutDepth, RoundsPerCycle, GhashBits must fit their HWCFG fields");
   end
 
   // Only the write enables of the external registers are unused (every write is a full word).

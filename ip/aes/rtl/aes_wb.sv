@@ -11,7 +11,8 @@ module aes_wb #(
   parameter bit          DecEnable      = 1'b1,
   parameter int unsigned KeyLenMax      = 256,
   parameter int unsigned InDepth        = 2,
-  parameter int unsigned OutDepth       = 2
+  parameter int unsigned OutDepth       = 2,
+  parameter int unsigned GhashBits      = 16
 ) (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,
@@ -66,7 +67,8 @@ module aes_wb #(
     .DecEnable      (DecEnable),
     .KeyLenMax      (KeyLenMax),
     .InDepth        (InDepth),
-    .OutDepth       (OutDepth)
+    .OutDepth       (OutDepth),
+    .GhashBits      (GhashBits)
   ) u_periph (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),

@@ -14,6 +14,16 @@
  * aes_dev_pull() takes one result if there is one (both return AES_DEV_AGAIN otherwise).
  * Interrupts: aes_dev_irq_enable(); the handler reads and acknowledges aes_dev_irq_ack().
  *
+ * GCM and GMAC (SP 800-38D; HWCFG.GHASH_BITS != 0), one message at a time:
+ *   aes_dev_gcm_begin(&aes, AES_DEV_ENCRYPT, key, 16, iv, 12);   // any IV length from 1 byte
+ *   aes_dev_gcm_aad(&aes, aad, aad_len);           // 0..n calls; all but the last a multiple of 16
+ *   aes_dev_gcm_update(&aes, pt, ct, len);         // likewise (none at all: GMAC)
+ *   aes_dev_gcm_finish(&aes, tag, 16);             // encryption: the tag (16, 15..12, 8, 4 bytes)
+ * Decryption ends with aes_dev_gcm_verify(&aes, tag, tag_len), which returns
+ * AES_DEV_TAG_MISMATCH when the tag is wrong: the plaintext already returned by update must then
+ * be discarded. aes_dev_gcm_decrypt() does the whole message and wipes the plaintext on a
+ * mismatch, so a forged message never leaves it.
+ *
  * Buffers are byte arrays, 4-byte aligned; keys are 16, 24 or 32 bytes. Every call checks its
  * arguments first and returns one aes_dev_result_t; every wait is bounded. Blocking transfers
  * rely on the peripheral holding a bus access until it can complete (DATA_IN[3] with a full
@@ -34,6 +44,7 @@ typedef enum {
   AES_DEV_ERROR,   /* the engine refused the configuration (STATUS.ERR); call aes_dev_clear */
   AES_DEV_TIMEOUT, /* a bounded wait ran out */
   AES_DEV_AGAIN,   /* streaming call: no room / no result yet */
+  AES_DEV_TAG_MISMATCH, /* GCM decryption: the tag does not authenticate the message; discard it */
 } aes_dev_result_t;
 
 /* The CTRL encodings of the register map (aes_enums.h, generated from aes.rdl). */
@@ -60,6 +71,7 @@ typedef struct {
 typedef struct {
   uintptr_t base;
   unsigned in_depth, out_depth; /* FIFO depths, read from HWCFG by aes_dev_setup */
+  uint32_t gcm_ctrl;            /* CTRL of the GCM message in progress (mode, direction, key) */
 } aes_dev_t;
 
 /* Poll bound for STATUS waits (key derivation takes tens of cycles). */
@@ -108,5 +120,23 @@ static inline void aes_dev_block(const aes_dev_t *dev, const void *in, void *out
 }
 
 uint32_t aes_dev_irq_ack(aes_dev_t *dev); /* returns and clears IRQ_STATUS */
+
+__attribute__((warn_unused_result)) aes_dev_result_t aes_dev_gcm_begin(aes_dev_t *dev, aes_dev_dir_t dir,
+                                                                       const void *key, unsigned key_len,
+                                                                       const void *iv, size_t iv_len);
+__attribute__((warn_unused_result)) aes_dev_result_t aes_dev_gcm_aad(aes_dev_t *dev, const void *aad, size_t len);
+__attribute__((warn_unused_result)) aes_dev_result_t aes_dev_gcm_update(aes_dev_t *dev, const void *in, void *out,
+                                                                        size_t len);
+/* Wait for the peripheral to be idle and select whole TEXT blocks: for a DMA that moves them. */
+__attribute__((warn_unused_result)) aes_dev_result_t aes_dev_gcm_text_ctrl(aes_dev_t *dev);
+__attribute__((warn_unused_result)) aes_dev_result_t aes_dev_gcm_finish(aes_dev_t *dev, void *tag, unsigned tag_len);
+__attribute__((warn_unused_result)) aes_dev_result_t aes_dev_gcm_verify(aes_dev_t *dev, const void *tag,
+                                                                        unsigned tag_len);
+__attribute__((warn_unused_result)) aes_dev_result_t aes_dev_gcm_decrypt(aes_dev_t *dev, const void *key,
+                                                                         unsigned key_len, const void *iv,
+                                                                         size_t iv_len, const void *aad,
+                                                                         size_t aad_len, const void *ct, void *pt,
+                                                                         size_t len, const void *tag,
+                                                                         unsigned tag_len);
 
 #endif /* AES_DEV_H */

@@ -311,3 +311,28 @@ void aes_dma_reset(aes_dma_t *eng) {
     req = next;
   }
 }
+
+/* GCM TEXT blocks through both channels, waiting (bounded) for the output channel. The key stays
+ * the GCM message's: the next queued request reloads its own. */
+aes_dma_result_t aes_dma_gcm_blocks(aes_dma_t *eng, const void *src, void *dst, size_t len, uint32_t max_polls) {
+  if (!eng || !src || !dst || len == 0 || (len % 16u) != 0 || ((uintptr_t)src & 3u) || ((uintptr_t)dst & 3u) ||
+      eng->head != NULL) {
+    return AES_DMA_BAD_ARG;
+  }
+  eng->loaded_serial = 0;
+  aes_dev_result_t r = aes_dev_gcm_text_ctrl(eng->aes);
+  if (r != AES_DEV_OK) return r == AES_DEV_BAD_ARG ? AES_DMA_BAD_ARG : AES_DMA_AES_ERROR;
+  aes_dma_req_t req = {.src = src, .dst = dst, .len = len};
+  start_channels(eng, &req);
+  AES_REG(eng, DMA_CTRL) = AES_PERIPH__DMA_CTRL__IN_EN_bm | AES_PERIPH__DMA_CTRL__OUT_EN_bm;
+  dma_result_t in = dma_wait(eng->dma, eng->ch_in, max_polls);
+  dma_result_t out = dma_wait(eng->dma, eng->ch_out, max_polls);
+  AES_REG(eng, DMA_CTRL) = 0;
+  (void)dma_irq_ack_mask(eng->dma, DMA_IRQ_DONE(eng->ch_in) | DMA_IRQ_ERR(eng->ch_in) | DMA_IRQ_DONE(eng->ch_out) |
+                                       DMA_IRQ_ERR(eng->ch_out));
+  const aes_dma_platform_t *pf = eng->opts.platform;
+  if (pf && pf->dcache_invalidate) pf->dcache_invalidate(dst, len);
+  if (in == DMA_TIMEOUT || out == DMA_TIMEOUT) return AES_DMA_TIMEOUT;
+  if (in != DMA_OK || out != DMA_OK) return AES_DMA_BUS_ERROR;
+  return (aes_dev_status(eng->aes) & AES_PERIPH__STATUS__ERR_bm) ? AES_DMA_AES_ERROR : AES_DMA_OK;
+}

@@ -37,6 +37,11 @@
  * fixed cost of a hardware request exceeds the software time; the dma-aes benchmark measures the
  * crossover for each configuration.
  *
+ * GCM: a message begun on the same aes_dev_t (aes_dev_gcm_begin, aes_dev_gcm_aad) can have its
+ * whole TEXT blocks moved by the two channels with aes_dma_gcm_blocks() (synchronous, the queue
+ * must be empty); a partial last block, the tag and its check go through aes_dev_gcm_update /
+ * aes_dev_gcm_finish / aes_dev_gcm_verify.
+ *
  * Every call checks its arguments first and returns one aes_dma_result_t; every wait is bounded.
  */
 #ifndef AES_DMA_H
@@ -162,6 +167,8 @@ __attribute__((warn_unused_result)) aes_dma_result_t aes_dma_set_opts(aes_dma_t 
 __attribute__((warn_unused_result)) aes_dma_result_t aes_dma_key_set(aes_dma_key_t *key, const void *bytes,
                                                                      unsigned len);
 void aes_dma_key_wipe(aes_dma_key_t *key);
+__attribute__((warn_unused_result)) aes_dma_result_t aes_dma_gcm_blocks(aes_dma_t *eng, const void *src, void *dst,
+                                                                        size_t len, uint32_t max_polls);
 __attribute__((warn_unused_result)) aes_dma_result_t aes_dma_submit(aes_dma_t *eng, aes_dma_req_t *req);
 /* Interrupt handler body (DMA interrupt line): completes the running request if it is done. */
 void aes_dma_irq(aes_dma_t *eng);

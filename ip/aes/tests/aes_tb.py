@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cocotb.handle import ArrayObject
+
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, SimTimeoutError, with_timeout
 
@@ -18,7 +20,8 @@ from aesoc.regs import regmap  # noqa: E402
 
 # The engine's encodings: the enums of the register map (ip/aes/data/aes.rdl).
 _ENUMS = regmap("aes").enums
-MODE_ECB, MODE_CBC, MODE_CTR = (_ENUMS["aes_mode_e"][m] for m in ("ECB", "CBC", "CTR"))
+MODE_ECB, MODE_CBC, MODE_CTR, MODE_GCM = (_ENUMS["aes_mode_e"][m] for m in ("ECB", "CBC", "CTR", "GCM"))
+GCM_AAD, GCM_TEXT, GCM_IV = (_ENUMS["aes_gcm_phase_e"][p] for p in ("AAD", "TEXT", "IV"))
 ENC, DEC = _ENUMS["aes_dir_e"]["ENC"], _ENUMS["aes_dir_e"]["DEC"]
 KEY_LEN_CODE = {bits: _ENUMS["aes_key_len_e"][f"KEY_{bits}"] for bits in (128, 192, 256)}
 CTR_WIDTH_CODE = {bits: _ENUMS["aes_ctr_width_e"][f"CTR_{bits}"] for bits in (32, 64, 128)}
@@ -36,6 +39,7 @@ class Variant:
     dec_enable: bool
     key_len_max: int
     datapath: int  # bits of state through the S-boxes per cycle: 128 (rounds) or 32 (columns)
+    ghash_bits: int  # GCM's GHASH bits per cycle; 0: GCM not built
 
     @classmethod
     def from_params(cls, params: dict[str, int]) -> Variant:
@@ -45,6 +49,7 @@ class Variant:
             dec_enable=bool(params.get("DecEnable", 1)),
             key_len_max=params.get("KeyLenMax", 256),
             datapath=params.get("Datapath", 128),
+            ghash_bits=params.get("GhashBits", 0),
         )
 
     @classmethod
@@ -69,6 +74,11 @@ class Variant:
         if self.rounds_per_cycle:
             return self.rounds_per_cycle
         return 14 if self.key_len_max == 256 else 10
+
+    @property
+    def ghash_cycles(self) -> int:
+        """Cycles per GHASH multiply (0: no GCM)."""
+        return 128 // self.ghash_bits if self.ghash_bits else 0
 
     def supports(self, mode: int, direction: int, key_bits: int) -> bool:
         dec_needed = mode != MODE_CTR and direction == DEC
@@ -127,7 +137,8 @@ class AesTb:
         for name in (
             "mode_i", "dir_i", "key_len_i", "ctr_width_i", "key_i", "key_we_i", "iv_i", "iv_we_i",
             "clear_i", "man_in_valid_i", "man_in_data_i", "man_out_ready_i", "run_i", "n_blocks_i",
-            "in_gap_i", "out_stall_i", "seed_i", "sbox_data_i", "sbox_inv_i",
+            "in_gap_i", "out_stall_i", "seed_i", "sbox_data_i", "sbox_inv_i", "n_out_i",
+            "gcm_phase_i", "gcm_bytes_i", "gcm_start_i", "gcm_final_i", "gcm_tag_len_i", "gcm_tag_i",
         ):
             getattr(dut, name).value = 0
         dut.rst_ni.value = 0
@@ -173,11 +184,14 @@ class AesTb:
         await self.pulse("clear_i")
 
     async def stream(
-        self, blocks: list[int], in_gap: int = 0, out_stall: int = 0, seed: int = 1
+        self, blocks: list[int], in_gap: int = 0, out_stall: int = 0, seed: int = 1, results: bool = True
     ) -> StreamResult:
-        """Stream blocks through the engine (gaps and stalls out of 256) and collect the results."""
+        """Stream blocks through the engine (gaps and stalls out of 256) and collect the results
+        (results=False: the blocks give none, as GCM's AAD and IV blocks)."""
         dut = self.dut
         n = len(blocks)
+        n_out = n if results else 0
+        dut.n_out_i.value = n_out
         assert 0 < n <= self.depth
         mem = dut.in_mem
         for i, block in enumerate(blocks):
@@ -187,7 +201,7 @@ class AesTb:
         dut.out_stall_i.value = out_stall
         dut.seed_i.value = seed
         await self.pulse("run_i")
-        per_block = max(20, self.variant.latency(max(self.variant.key_sizes)) + 2)
+        per_block = max(20, self.variant.latency(max(self.variant.key_sizes)) + 2, self.variant.ghash_cycles + 2)
         bound = (n * per_block * (256 // max(1, 256 - max(in_gap, out_stall))) + 200) * CLOCK_NS
         try:
             await with_timeout(RisingEdge(dut.done_o), bound, "ns")
@@ -198,7 +212,7 @@ class AesTb:
             ) from None
         await ReadOnly()
         out_mem = dut.out_mem
-        outputs = [int(out_mem[i].value) for i in range(n)]
+        outputs = [int(out_mem[i].value) for i in range(n_out)]
         await RisingEdge(dut.clk_i)
         return StreamResult(
             outputs=outputs,
@@ -226,3 +240,16 @@ class AesTb:
             await self.settle()
             assert self.dut.out_valid_o.value == 0, "engine produced output after an error"
         await RisingEdge(self.dut.clk_i)
+
+
+def registers(handle: Any) -> list[Any]:
+    """Every `*_q` register under `handle` (recursing through instances and generate blocks); an
+    unpacked array of registers (the pipelined stages) counts element by element."""
+    found: list[Any] = []
+    for child in handle:
+        name = child._name
+        if name.endswith("_q"):
+            found.extend(list(child) if isinstance(child, ArrayObject) else [child])
+        elif not hasattr(child, "value"):
+            found.extend(registers(child))
+    return found

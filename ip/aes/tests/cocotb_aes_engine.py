@@ -7,11 +7,10 @@ import random
 from typing import Any
 
 import cocotb
-from cocotb.handle import ArrayObject
 from cocotb.triggers import ReadOnly, RisingEdge, Timer
 
 from aes_ref import MODES, cavp_file, next_iv, read_ctr_txt, read_rsp, reference
-from aes_tb import DEC, ENC, KEY_LEN_CODE, MODE_CBC, MODE_CTR, MODE_ECB, AesTb, block_ints
+from aes_tb import DEC, ENC, KEY_LEN_CODE, MODE_CBC, MODE_CTR, MODE_ECB, AesTb, block_ints, registers
 
 # Blocks per mode/direction and key size in the differential test (split over four messages).
 DIFF_BLOCKS = int(os.environ.get("AES_DIFF_BLOCKS", "10000"))
@@ -316,19 +315,6 @@ async def one_block_per_mode(dut: Any) -> None:
         assert samples[-1]["iv_o"] == next_iv(mode, direction, iv, [block], [result]), f"{name}: iv_o"
         labels = {0: "0", iv: "IV", (iv + 1) % (1 << 128): "IV+1", plain: "P", cipher: "C"}
         dut._log.info("%s, AES-128, SP 800-38A block 1:\n%s", name, wave_table(samples, labels))
-
-
-def registers(handle: Any) -> list[Any]:
-    """Every `*_q` register under `handle` (recursing through instances and generate blocks); an
-    unpacked array of registers (the pipelined stages) counts element by element."""
-    found: list[Any] = []
-    for child in handle:
-        name = child._name
-        if name.endswith("_q"):
-            found.extend(list(child) if isinstance(child, ArrayObject) else [child])
-        elif not hasattr(child, "value"):
-            found.extend(registers(child))
-    return found
 
 
 async def check_wiped(tb: AesTb, what: str) -> None:

@@ -18,6 +18,7 @@ module tb_aes_engine #(
   parameter int unsigned KeyLenMax      = 256,
   parameter int unsigned Datapath       = 128,
   parameter int unsigned SBoxImpl       = 0,
+  parameter int unsigned GhashBits      = 0,
   parameter int unsigned Depth          = 16384
 ) (
   input  logic         clk_i,
@@ -37,6 +38,16 @@ module tb_aes_engine #(
   output logic         busy_o,
   output logic         err_o,
 
+  input  logic [1:0]   gcm_phase_i,
+  input  logic [3:0]   gcm_bytes_i,
+  input  logic         gcm_start_i,
+  input  logic         gcm_final_i,
+  input  logic [3:0]   gcm_tag_len_i,
+  input  logic [127:0] gcm_tag_i,
+  output logic [127:0] gcm_tag_o,
+  output logic         gcm_tag_valid_o,
+  output logic         gcm_tag_mismatch_o,
+
   input  logic         man_in_valid_i,
   input  logic [127:0] man_in_data_i,
   input  logic         man_out_ready_i,
@@ -46,6 +57,7 @@ module tb_aes_engine #(
 
   input  logic         run_i,
   input  logic [15:0]  n_blocks_i,
+  input  logic [15:0]  n_out_i,      // results the run waits for (GCM AAD and IV blocks give none)
   input  logic [7:0]   in_gap_i,     // a new block is withheld with probability in_gap_i / 256
   input  logic [7:0]   out_stall_i,  // out_ready is low with probability out_stall_i / 256
   input  logic [31:0]  seed_i,
@@ -142,10 +154,12 @@ module tb_aes_engine #(
           last_out_q <= cycle_q;
           lat_min_q  <= (lat < lat_min_q) ? lat : lat_min_q;
           lat_max_q  <= (lat > lat_max_q) ? lat : lat_max_q;
-          if (out_idx_q + 16'd1 == n_blocks_i) begin
-            running_q <= 1'b0;
-            done_q    <= 1'b1;
-          end
+        end
+        // Done with the last expected result, or with the last block when none is expected.
+        if ((in_idx_q + 16'(in_fire) == n_blocks_i) &&
+            (out_idx_q + 16'(out_fire) == n_out_i) && (in_fire || out_fire)) begin
+          running_q <= 1'b0;
+          done_q    <= 1'b1;
         end
       end
     end
@@ -194,7 +208,8 @@ module tb_aes_engine #(
     .DecEnable     (DecEnable),
     .KeyLenMax     (KeyLenMax),
     .Datapath      (Datapath),
-    .SBoxImpl      (SBoxImpl)
+    .SBoxImpl      (SBoxImpl),
+    .GhashBits     (GhashBits)
   ) u_dut (
 `endif
     .clk_i,
@@ -216,6 +231,15 @@ module tb_aes_engine #(
     .out_valid_o,
     .out_ready_i(out_ready),
     .out_data_o,
+    .gcm_phase_i,
+    .gcm_bytes_i,
+    .gcm_start_i,
+    .gcm_final_i,
+    .gcm_tag_len_i,
+    .gcm_tag_i,
+    .gcm_tag_o,
+    .gcm_tag_valid_o,
+    .gcm_tag_mismatch_o,
     .busy_o,
     .err_o
   );

@@ -1,8 +1,9 @@
 """pytest entry: run the cocotb tests of aes_engine for every RTL variant (one build per variant).
 
 The variants (six round datapaths, an encrypt-only and an XIP-style AES-128 CTR one, and the compact
-column-serial core with its encrypt-only, AES-128-only and table S-box builds) are the engine unit's
-variants in ip/aes/ip.toml.
+column-serial core with its encrypt-only, AES-128-only and table S-box builds, and four with GCM
+built in) are the engine unit's variants in ip/aes/ip.toml. The GCM tests (cocotb_aes_gcm.py) run on
+the variants with GhashBits > 0.
 """
 
 from __future__ import annotations
@@ -55,3 +56,35 @@ def test_aes_timing(variant: str) -> None:
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_aes_clear_and_errors(variant: str) -> None:
     run(variant, "clear_and_reset_zeroise", "error_cases")
+
+
+GCM_VARIANTS = [name for name, params in VARIANTS.items() if params.get("GhashBits", 0)]
+
+
+def run_gcm(variant: str, *testcases: str) -> None:
+    params = VARIANTS[variant]
+    run_cocotb(
+        toplevel="tb_aes_engine",
+        sources=TB_SOURCES,
+        test_module="cocotb_aes_gcm",
+        test_dir=HERE,
+        parameters=params,
+        extra_env={"AES_VARIANT": json.dumps(params)},
+        build_args=VERILATOR_ARGS,
+        testcase=list(testcases),
+    )
+
+
+@pytest.mark.parametrize("variant", GCM_VARIANTS)
+def test_aes_gcm_cavp(variant: str) -> None:
+    run_gcm(variant, "gcm_cavp")
+
+
+@pytest.mark.parametrize("variant", GCM_VARIANTS)
+def test_aes_gcm_differential(variant: str) -> None:
+    run_gcm(variant, "gcm_differential")
+
+
+@pytest.mark.parametrize("variant", GCM_VARIANTS)
+def test_aes_gcm_timing_errors_clear(variant: str) -> None:
+    run_gcm(variant, "gcm_cycles_per_block", "gcm_errors", "gcm_clear_zeroises")

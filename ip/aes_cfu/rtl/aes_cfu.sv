@@ -64,7 +64,8 @@ module aes_cfu #(
   logic         accept, wait_result, cfg_we;
   logic         eng_key_we, eng_iv_we, eng_clear, eng_in_ready, eng_out_valid, eng_key_ready;
   logic         eng_busy, eng_err;
-  logic [127:0] eng_out, eng_iv_unused;
+  logic [127:0] eng_out, eng_iv_unused, eng_tag_unused;
+  logic         eng_tag_valid_unused, eng_tag_mismatch_unused;
 
   assign funct3 = cmd_function_id_i[2:0];
   assign funct7 = cmd_function_id_i[9:3];
@@ -255,6 +256,16 @@ module aes_cfu #(
     .out_valid_o (eng_out_valid),
     .out_ready_i (!result_valid_q),
     .out_data_o  (eng_out),
+    // GCM is not built here (GhashBits = 0): its inputs are tied off.
+    .gcm_phase_i        (aes_pkg::AES_GCM_AAD),
+    .gcm_bytes_i        (4'd0),
+    .gcm_start_i        (1'b0),
+    .gcm_final_i        (1'b0),
+    .gcm_tag_len_i      (4'd0),
+    .gcm_tag_i          (128'd0),
+    .gcm_tag_o          (eng_tag_unused),
+    .gcm_tag_valid_o    (eng_tag_valid_unused),
+    .gcm_tag_mismatch_o (eng_tag_mismatch_unused),
     .busy_o      (eng_busy),
     .err_o       (eng_err)
   );
@@ -272,6 +283,9 @@ module aes_cfu #(
     assign eng_out_valid = 1'b0;
     assign eng_out       = '0;
     assign eng_iv_unused = '0;
+    assign eng_tag_unused = '0;
+    assign eng_tag_valid_unused = 1'b0;
+    assign eng_tag_mismatch_unused = 1'b0;
     assign eng_busy      = 1'b0;
     assign eng_key_ready = 1'b0;
     assign eng_err       = coarse_q;
@@ -280,7 +294,7 @@ module aes_cfu #(
   end
 
   logic unused;
-  assign unused = ^eng_iv_unused;
+  assign unused = ^{eng_iv_unused, eng_tag_unused, eng_tag_valid_unused, eng_tag_mismatch_unused};
 
 endmodule
 
