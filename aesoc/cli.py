@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
 from pathlib import Path
 
-from aesoc import area, firmware, fusesoc, image, outcome, pnr, report, shells, soc, socgen
-from aesoc.bench.runner import run_all
+from aesoc import area, firmware, fusesoc, image, outcome, pnr, report, shells, soc, socgen, sweep
+from aesoc.bench.runner import payload, run_all
 from aesoc.bench.registry import benchmarks
 from aesoc.run import build_and_run
 from aesoc.synth import FAMILIES
-from aesoc.toolchain import REPO, ToolError, set_jobs
+from aesoc.toolchain import REPO, ToolError, set_jobs, write_atomic
 
 RESULTS = REPO / "results"
 SMOKE_RESULTS = REPO / "build" / "bench-smoke"
@@ -71,6 +72,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
     finally:
         out = report.render(results_dir)
         print(f"report: {out} and {out.with_suffix('.html')} ({time.monotonic() - start:.0f} s)")
+    return 0
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    axes = [sweep.parse_axis(a) for a in (args.param or sweep.DEFAULT_AXES)]
+    results_dir = Path(args.results)
+    results_dir.mkdir(parents=True, exist_ok=True)
+    start = time.monotonic()
+    with sweep.client(args.scheduler, args.workers) as c:
+        result = sweep.run_sweep(c, args.config, axes, results_dir)
+    data = payload(sweep.RESULT, result, time.monotonic() - start, smoke=False)
+    write_atomic(results_dir / f"{sweep.RESULT}.json", json.dumps(data, indent=1) + "\n")
+    out = report.render(results_dir)
+    print(f"sweep: {len(data['runs'])} points in {data['wall_seconds']:.0f} s; report: {out} and "
+          f"{out.with_suffix('.html')}")
     return 0
 
 
@@ -315,6 +331,15 @@ def parser() -> argparse.ArgumentParser:
     sh.add_argument("--sources", action="store_true", help="print each shell's files in compile order")
     sh.add_argument("--fusesoc", action="store_true", help="also write the FuseSoC cores (build/fusesoc)")
     sh.set_defaults(func=cmd_shells)
+
+    sw = sub.add_parser("sweep", help="design-space sweep of RTL parameters on Dask; results/sweep.json and the report")
+    sw.add_argument("--config", default=sweep.DEFAULT_BASE, help="the base SoC configuration (default: full)")
+    sw.add_argument("--param", action="append", default=[], metavar="INSTANCE.PARAM=V1,V2",
+                    help=f"an axis (repeatable; default: {' '.join(sweep.DEFAULT_AXES)})")
+    sw.add_argument("--scheduler", help="a Dask scheduler's address, e.g. tcp://host:8786 (default: a local cluster)")
+    sw.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one per core)")
+    sw.add_argument("--results", default=str(RESULTS))
+    sw.set_defaults(func=cmd_sweep)
 
     li = sub.add_parser("lint", help="verilator --lint-only -Wall over the SoC")
     li.add_argument("--config", default="full")

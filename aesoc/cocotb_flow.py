@@ -7,10 +7,13 @@ serialised by the Verilator lock.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from aesoc.toolchain import LOGS, BUILD, ToolError, log_tail, tool_slot, use_pinned_verilator, verilator_lock, verbose
+from aesoc.toolchain import (LOGS, BUILD, ToolError, log_tail, tool_slot, use_pinned_verilator, verilator_lock, verbose,
+                             worker_suffix)
 
 
 def build_dir_for(
@@ -45,7 +48,9 @@ def run_cocotb(
     # build/logs/, unless --verbose asked for everything.
     LOGS.mkdir(parents=True, exist_ok=True)
     build_log = None if verbose() else LOGS / f"cocotb-{build_dir.name}-build.log"
-    test_log = None if verbose() else LOGS / f"cocotb-{build_dir.name}-{test_module}.log"
+    # Two processes (pytest-xdist workers) may run tests of one build at once: each keeps its own
+    # test log and results file.
+    test_log = None if verbose() else LOGS / f"cocotb-{build_dir.name}-{test_module}{worker_suffix()}.log"
     try:
         with verilator_lock():
             runner.build(
@@ -61,6 +66,9 @@ def run_cocotb(
     except (Exception, SystemExit) as exc:
         raise ToolError(f"cocotb build of {toplevel} failed ({exc}); "
                         + (log_tail(build_log) if build_log else "output above")) from exc
+    build_dir.mkdir(parents=True, exist_ok=True)
+    fd, results_xml = tempfile.mkstemp(dir=build_dir, prefix=f"results_{test_module}.", suffix=".xml")
+    os.close(fd)
     with tool_slot():
         results = runner.test(
             hdl_toplevel=toplevel,
@@ -69,10 +77,13 @@ def run_cocotb(
             build_dir=str(build_dir),
             extra_env=dict(extra_env or {}),
             testcase=list(testcase) if testcase else None,
-            results_xml=str(build_dir / f"results_{test_module}.xml"),
+            results_xml=results_xml,
             log_file=test_log,
         )
-    _raise_on_failure(Path(results), test_log)
+    try:
+        _raise_on_failure(Path(results), test_log)
+    finally:
+        Path(results_xml).unlink(missing_ok=True)
 
 
 def _raise_on_failure(results_xml: Path, log: Path | None = None) -> None:

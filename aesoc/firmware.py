@@ -20,7 +20,8 @@ from typing import Literal
 from aesoc import ipblock, outcome, regs, socgen
 from aesoc import soc
 from aesoc.soc import SocConfig
-from aesoc.toolchain import BUILD, REPO, ToolError, generation_lock, log_tail, riscv_tool, save_log
+from aesoc.toolchain import (BUILD, REPO, ToolError, file_lock, generation_lock, log_tail, riscv_tool, save_log,
+                             write_atomic, write_if_changed)
 
 FW = REPO / "fw"
 GEN = BUILD / "gen"
@@ -41,21 +42,15 @@ class Firmware:
     elf: Path
 
 
-def _write_if_changed(path: Path, text: str) -> None:
-    if not path.is_file() or path.read_text() != text:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-
-
 def generate_platform_files(config: SocConfig) -> Path:
     """aesoc_map.h and memory.ld (and flash.ld with an XIP controller) from the SoC description."""
     out = GEN / "platform" / config.name
-    _write_if_changed(out / "aesoc_map.h", socgen.c_header(config))
-    _write_if_changed(out / "memory.ld", socgen.memory_ld(config))
-    _write_if_changed(out / "aesoc_exit.h", outcome.header())
+    write_if_changed(out / "aesoc_map.h", socgen.c_header(config))
+    write_if_changed(out / "memory.ld", socgen.memory_ld(config))
+    write_if_changed(out / "aesoc_exit.h", outcome.header())
     if config.xip_flash is not None:
         # A separate file so that SRAM-only programs keep their inputs (and cached builds).
-        _write_if_changed(out / "flash.ld", socgen.flash_ld(config, config.xip_flash.region))
+        write_if_changed(out / "flash.ld", socgen.flash_ld(config, config.xip_flash.region))
     return out
 
 
@@ -116,13 +111,26 @@ def build(program_dir: Path, config: SocConfig, *, name: str | None = None,
     out_dir = BUILD / "fw" / name
     elf = out_dir / f"{name}.elf"
     stamp = out_dir / ".digest"
-    if elf.is_file() and stamp.is_file() and stamp.read_text() == h.hexdigest():
+
+    def current() -> bool:
+        return elf.is_file() and stamp.is_file() and stamp.read_text() == h.hexdigest()
+
+    if current():
         return Firmware(name, elf)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    full = [*cmd, *map(str, sources), "-o", str(elf), f"-Wl,-Map={out_dir / (name + '.map')}"]
-    proc = subprocess.run(full, capture_output=True, text=True)
-    if proc.returncode != 0:
-        log = save_log(f"gcc-{name}", f"$ {' '.join(full)}\n{proc.stdout}{proc.stderr}")
-        raise ToolError(f"firmware '{name}' failed to build; {log_tail(log)}")
-    stamp.write_text(h.hexdigest())
+    # One build of a program at a time across processes (pytest-xdist workers, two benchmarks);
+    # the ELF and map are linked under temporary names and renamed, so a simulation started
+    # from the old ELF never reads a half-written one.
+    with file_lock(BUILD / "fw" / f".{name}.lock"):
+        if current():
+            return Firmware(name, elf)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        tmp_elf, tmp_map = out_dir / f".{name}.elf.tmp", out_dir / f".{name}.map.tmp"
+        full = [*cmd, *map(str, sources), "-o", str(tmp_elf), f"-Wl,-Map={tmp_map}"]
+        proc = subprocess.run(full, capture_output=True, text=True)
+        if proc.returncode != 0:
+            log = save_log(f"gcc-{name}", f"$ {' '.join(full)}\n{proc.stdout}{proc.stderr}")
+            raise ToolError(f"firmware '{name}' failed to build; {log_tail(log)}")
+        tmp_map.replace(out_dir / f"{name}.map")
+        tmp_elf.replace(elf)
+        write_atomic(stamp, h.hexdigest())
     return Firmware(name, elf)

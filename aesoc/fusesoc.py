@@ -17,7 +17,7 @@ import tomllib
 from pathlib import Path
 
 from aesoc import ipblock, shells
-from aesoc.toolchain import BUILD, REPO
+from aesoc.toolchain import BUILD, REPO, write_if_changed
 
 OUT_DIR = BUILD / "fusesoc"
 VENDOR = "aesoc"
@@ -47,11 +47,7 @@ def _waivers(block: ipblock.IpBlock, core_dir: Path) -> Path:
     are rewritten to match both."""
     text = "\n".join(p.read_text().replace('"*/build/gen/*"', '"*/gen/*"')
                      for p in shells.lint_waivers(block))
-    path = core_dir / f"{block.name}_waivers.vlt"
-    if not path.is_file() or path.read_text() != text:
-        core_dir.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return path
+    return write_if_changed(core_dir / f"{block.name}_waivers.vlt", text)
 
 
 def render(block: ipblock.IpBlock, out_dir: Path = OUT_DIR) -> str:
@@ -89,10 +85,5 @@ def generate(out_dir: Path = OUT_DIR) -> list[Path]:
     """Write one core per IP with a register map; return their paths."""
     paths = []
     for block in shells.shell_blocks():
-        path = out_dir / block.name / f"{block.name}.core"
-        text = render(block, out_dir)
-        if not path.is_file() or path.read_text() != text:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
-        paths.append(path)
+        paths.append(write_if_changed(out_dir / block.name / f"{block.name}.core", render(block, out_dir)))
     return paths

@@ -42,7 +42,7 @@ from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
 from aesoc.socdesc import UNCACHED_BIT, elaborate
-from aesoc.toolchain import ToolError
+from aesoc.toolchain import ToolError, write_atomic
 
 # Images are for the XIP controller of this SoC configuration (the flash window's base comes from it).
 IMAGE_CONFIG = "full"
@@ -326,8 +326,7 @@ def description_toml(data: Mapping[str, Any]) -> str:
 def write_description(path: Path, data: Mapping[str, Any]) -> Description:
     """Check a description given as data (the TOML's shape) and write it as TOML to `path`."""
     desc = parse_description(data, str(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(description_toml(data))
+    write_atomic(path, description_toml(data))
     return desc
 
 
@@ -400,8 +399,7 @@ def encrypt(firmware: Path, description: Path, output: Path) -> Report:
     desc = load_description(description)
     segments = load_firmware(firmware, desc)
     image = build_image(desc, segments)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_bytes(image)
+    write_atomic(output, image)
     return Report(len(image), sum(len(d) for d in segments.values()), desc.contexts, True)
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from systemrdl import RDLCompiler
 from systemrdl.node import AddrmapNode, FieldNode, RegNode
 
-from aesoc.toolchain import BUILD, REPO, ToolError
+from aesoc.toolchain import BUILD, REPO, ToolError, generation_lock, write_atomic
 
 GEN = BUILD / "gen"
 DOCS = REPO / "docs" / "registers"
@@ -117,20 +117,23 @@ def _stamp(block: RegBlock) -> str:
 
 
 def generate(block: RegBlock) -> None:
-    """Regenerate one block's outputs when the RDL, the tools or the options changed."""
+    """Regenerate one block's outputs when the RDL, the tools or the options changed. PeakRDL
+    writes in place, so the check and the writing happen under the generation lock, and the
+    stamp, written last, says the outputs are whole."""
     stamp = block.out_dir / ".inputs.json"
     digest = _stamp(block)
     outputs = (*block.sv_files, block.header, block.enum_header, block.doc)
-    if stamp.is_file() and stamp.read_text() == digest and all(p.is_file() for p in outputs):
-        return
-    block.out_dir.mkdir(parents=True, exist_ok=True)
-    DOCS.mkdir(parents=True, exist_ok=True)
-    rdl = str(block.rdl.resolve().relative_to(REPO)) if block.rdl.resolve().is_relative_to(REPO) else str(block.rdl)
-    _peakrdl(*_regblock_args(block, rdl))
-    _peakrdl("c-header", rdl, "-o", str(block.header))
-    _peakrdl("markdown", rdl, "-o", str(block.doc))
-    block.enum_header.write_text(c_enum_header(block))
-    stamp.write_text(digest)
+    with generation_lock:
+        if stamp.is_file() and stamp.read_text() == digest and all(p.is_file() for p in outputs):
+            return
+        block.out_dir.mkdir(parents=True, exist_ok=True)
+        DOCS.mkdir(parents=True, exist_ok=True)
+        rdl = str(block.rdl.resolve().relative_to(REPO)) if block.rdl.resolve().is_relative_to(REPO) else str(block.rdl)
+        _peakrdl(*_regblock_args(block, rdl))
+        _peakrdl("c-header", rdl, "-o", str(block.header))
+        _peakrdl("markdown", rdl, "-o", str(block.doc))
+        write_atomic(block.enum_header, c_enum_header(block))
+        write_atomic(stamp, digest)
 
 
 def generate_all() -> list[RegBlock]:

@@ -14,6 +14,9 @@ from aesoc.bench.registry import benchmarks
 from aesoc.plots import loglog_chart
 
 SUMMARY_PLOT = "summary_cpb.png"
+# `aesoc sweep` stores its result beside the benchmarks' (aesoc.sweep), rendered after them.
+SWEEP = "sweep"
+SWEEP_SUMMARY = "design-space sweep of RTL parameters on Dask (`aesoc sweep`)"
 
 
 def _cell(value: Any) -> str:
@@ -113,6 +116,19 @@ def _table_md(table: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _section(name: str, summary: str, data: dict[str, Any]) -> list[str]:
+    """One stored result: its tables, plots and the runs behind them."""
+    md = [f"## {name}", "", summary, ""]
+    md += [f"Revision `{data['git_revision']}`{' (with uncommitted changes)' if data['git_dirty'] else ''}, "
+           f"run {data['date']}"
+           + (" (smoke run: smallest sizes, one configuration)." if data.get("smoke") else "."), ""]
+    for table in data["tables"]:
+        md += _table_md(table)
+    for plot in data.get("plots", []):
+        md += [f"![{plot}]({plot})", ""]
+    return md + ["Simulation runs:", ""] + [f"- `{run}`" for run in data["runs"]] + [""]
+
+
 def render(results_dir: Path) -> Path:
     """Write report.md and report.html from whatever benchmark results exist; return the .md path."""
     md: list[str] = [
@@ -126,6 +142,7 @@ def render(results_dir: Path) -> Path:
         "",
         f"- [Summary: every way to run AES-128 on this SoC](#{_anchor(SUMMARY_TITLE)})",
         *[f"- [{name}](#{_anchor(name)}): {bench.summary}" for name, bench in benchmarks().items()],
+        *([f"- [{SWEEP}](#{_anchor(SWEEP)}): {SWEEP_SUMMARY}"] if (results_dir / f"{SWEEP}.json").is_file() else []),
         "",
     ]
     md += _summary(results_dir)
@@ -136,16 +153,10 @@ def render(results_dir: Path) -> Path:
             md += [f"## {name}", "", f"_Not run yet: `aesoc bench {name}`._", ""]
             continue
         found += 1
-        data = json.loads(path.read_text())
-        md += [f"## {name}", "", bench.summary, ""]
-        md += [f"Revision `{data['git_revision']}`{' (with uncommitted changes)' if data['git_dirty'] else ''}, "
-               f"run {data['date']}"
-               + (" (smoke run: smallest sizes, one configuration)." if data.get("smoke") else "."), ""]
-        for table in data["tables"]:
-            md += _table_md(table)
-        for plot in data.get("plots", []):
-            md += [f"![{plot}]({plot})", ""]
-        md += ["Simulation runs:", ""] + [f"- `{run}`" for run in data["runs"]] + [""]
+        md += _section(name, bench.summary, json.loads(path.read_text()))
+    sweep = results_dir / f"{SWEEP}.json"
+    if sweep.is_file():
+        md += _section(SWEEP, SWEEP_SUMMARY, json.loads(sweep.read_text()))
     if found == 0:
         md += ["No results yet: run `aesoc bench`.", ""]
     out_md = results_dir / "report.md"

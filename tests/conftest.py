@@ -1,7 +1,10 @@
-"""Shared fixtures: the SoC model is built once per test session, firmware once per program."""
+"""Shared fixtures: the SoC model is built once per test session, firmware once per program; and
+the order tests are handed out in, longest first, for `pytest -n auto` (pytest-xdist)."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -15,6 +18,51 @@ from aesoc.toolchain import REPO
 
 # Below the default (aesoc.outcome.DEFAULT_MAX_CYCLES): a hung self-test fails in seconds.
 TEST_MAX_CYCLES = 5_000_000
+# Each test's duration in the last run, kept in pytest's cache (.pytest_cache).
+DURATIONS_KEY = "aesoc/durations"
+# Without a previous run (a fresh clone, CI): durations measured once and checked in
+# (tests/durations.json), used only to order the tests.
+PRIOR_DURATIONS = Path(__file__).with_name("durations.json")
+
+
+class LongestFirst:
+    """Orders the tests and records their durations. A plugin, not conftest hooks: these must see
+    the tests under ip/ as well as those under tests/."""
+
+    def __init__(self) -> None:
+        self.durations: dict[str, float] = {}
+
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        """Longest first, for `pytest -n N --maxschedchunk 1` (the Makefile's command).
+        pytest-xdist gives each worker two tests to start with, consecutive in this order, then
+        one more whenever one finishes. So the 2N longest are dealt in pairs, the k-th longest
+        with the (2N+1-k)-th to worker k, and the rest follow longest first: the long tests start
+        at once on every worker, short ones fill the gaps, and the suite ends near
+        max(longest test, total / N)."""
+        known: dict[str, float] = json.loads(PRIOR_DURATIONS.read_text()) if PRIOR_DURATIONS.is_file() else {}
+        if config.cache is not None:
+            known.update(config.cache.get(DURATIONS_KEY, {}))
+        items.sort(key=lambda item: known.get(item.nodeid, 0.0), reverse=True)
+        workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+        head = items[:2 * workers]
+        if workers > 1 and len(head) == 2 * workers:
+            items[:2 * workers] = [item for pair in zip(head[:workers], reversed(head[workers:])) for item in pair]
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        # Under xdist the controller receives every worker's reports; setup counts (model builds).
+        if report.when in ("setup", "call"):
+            self.durations[report.nodeid] = self.durations.get(report.nodeid, 0.0) + report.duration
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        config = session.config
+        if config.cache is None or hasattr(config, "workerinput") or not self.durations:
+            return
+        known: dict[str, float] = config.cache.get(DURATIONS_KEY, {})
+        config.cache.set(DURATIONS_KEY, {**known, **{k: round(v, 2) for k, v in self.durations.items()}})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(LongestFirst(), "aesoc-longest-first")
 
 
 @pytest.fixture(scope="session")

@@ -23,7 +23,7 @@ from aesoc import firmware
 from aesoc.bench import sw_aes
 from aesoc.run import RunResult, parse_records
 from aesoc.soc import load_config
-from aesoc.toolchain import BUILD, REPO
+from aesoc.toolchain import BUILD, REPO, write_if_changed
 
 PROGRAM = REPO / "fw" / "tests" / "swcrypto"
 GEN = BUILD / "swcrypto"
@@ -250,8 +250,8 @@ def check_records(records: list[dict[str, Any]], cs: CaseSet, variant: str) -> N
 
 def write_cases(cs: CaseSet, tag: str) -> Path:
     d = GEN / tag
-    d.mkdir(parents=True, exist_ok=True)
-    (d / "swc_cases.h").write_text(cs.header())
+    # Tests on other pytest-xdist workers may compile this very header while it is written.
+    write_if_changed(d / "swc_cases.h", cs.header())
     return d
 
 

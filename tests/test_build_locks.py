@@ -1,0 +1,75 @@
+"""Shared build steps are safe across processes (pytest-xdist workers, two `aesoc` commands in one
+checkout): generation is exclusive and reentrant, writes are atomic, and a program built by two
+processes at once is linked once and read whole by both."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from pathlib import Path
+
+from aesoc import firmware, soc, toolchain
+from aesoc.toolchain import REPO
+
+# A fork context: the children share this process's imports and need no pickled entry point.
+_FORK = multiprocessing.get_context("fork")
+
+
+def _hold_generation_lock(trace: str, lock_file: str) -> None:
+    lock = toolchain._GenerationLock(Path(lock_file))
+    with lock, lock:  # nested: reentrant within a process
+        with open(trace, "a") as f:
+            f.write(f"enter {os.getpid()}\n")
+        time.sleep(0.3)
+        with open(trace, "a") as f:
+            f.write(f"leave {os.getpid()}\n")
+
+
+def test_generation_lock_excludes_other_processes(tmp_path: Path) -> None:
+    trace = tmp_path / "trace"
+    procs = [_FORK.Process(target=_hold_generation_lock, args=(str(trace), str(tmp_path / "gen.lock")))
+             for _ in range(3)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=30)
+        assert p.exitcode == 0
+    lines = trace.read_text().split()
+    events = list(zip(lines[0::2], lines[1::2]))
+    assert len(events) == 6
+    # Each holder leaves before the next enters.
+    for (enter, pid_in), (leave, pid_out) in zip(events[0::2], events[1::2]):
+        assert (enter, leave) == ("enter", "leave") and pid_in == pid_out, events
+
+
+def test_write_atomic_leaves_no_temporary_file(tmp_path: Path) -> None:
+    target = tmp_path / "sub" / "file.txt"
+    toolchain.write_atomic(target, "first")
+    toolchain.write_if_changed(target, "second")
+    assert target.read_text() == "second"
+    assert [p.name for p in target.parent.iterdir()] == ["file.txt"]
+
+
+def _build_hello(queue: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+    fw = firmware.build(REPO / "fw" / "tests" / "hello", soc.load_config("base"), name="lock-test-hello")
+    queue.put((str(fw.elf), fw.elf.stat().st_mtime_ns, fw.elf.read_bytes()))
+
+
+def test_firmware_built_by_two_processes_at_once_is_linked_once() -> None:
+    out = toolchain.BUILD / "fw" / "lock-test-hello"
+    for stale in out.glob("*"):
+        stale.unlink()
+    queue: multiprocessing.Queue = _FORK.Queue()  # type: ignore[type-arg]
+    procs = [_FORK.Process(target=_build_hello, args=(queue,)) for _ in range(2)]
+    for p in procs:
+        p.start()
+    results = [queue.get(timeout=120) for _ in procs]
+    for p in procs:
+        p.join(timeout=30)
+        assert p.exitcode == 0
+    (path_a, mtime_a, elf_a), (path_b, mtime_b, elf_b) = results
+    assert path_a == path_b and elf_a == elf_b and elf_a[:4] == b"\x7fELF"
+    # The second process found the first one's build instead of linking over it.
+    assert mtime_a == mtime_b
+    assert not list(out.glob(".*.tmp"))

@@ -1,0 +1,61 @@
+"""`aesoc sweep` on a Dask LocalCluster of two worker processes: a small sweep (AES rounds per
+cycle × DMA FIFO depth, two points, one of them the `full` configuration whose model other tests
+build) runs each point on a worker, and its table and chart land in the report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from aesoc import report, sweep
+from aesoc.bench.runner import payload
+from aesoc.toolchain import ToolError
+
+AXES = ("aes.RoundsPerCycle=1,2", "dma.FifoDepth=64")
+
+
+def test_axes_are_checked_before_any_task() -> None:
+    with pytest.raises(ToolError, match="expected INSTANCE.PARAM"):
+        sweep.parse_axis("RoundsPerCycle=1")
+    with pytest.raises(ToolError, match="has no parameter"):
+        sweep.point_config("full", (("aes", "NoSuchParam", 1),))
+    # A value the manifest does not allow fails when the point's description is elaborated.
+    with pytest.raises(ToolError, match="RoundsPerCycle"):
+        sweep.point_config("full", (("aes", "RoundsPerCycle", 4),))
+    point = (("aes", "RoundsPerCycle", 1), ("dma", "FifoDepth", 64))
+    assert sweep.point_config("full", point) == "full", "a point that changes nothing shares the base's model"
+
+
+def test_sweep_on_two_workers_renders_table_and_plot(tmp_path: Path) -> None:
+    axes = [sweep.parse_axis(a) for a in AXES]
+    with sweep.client(workers=2) as c:
+        assert len(c.scheduler_info()["workers"]) == 2
+        result = sweep.run_sweep(c, "full", axes, tmp_path)
+    (table,) = result.tables
+    assert len(table.rows) == 2 and all(len(r) == len(table.columns) for r in table.rows)
+    by_rpc = {row[0]: row for row in table.rows}
+    assert set(by_rpc) == {1, 2}
+    ops = [table.columns.index(f"{op} c/B") for op in sweep.OPS]
+    # Every figure is a request the firmware measured: total cycles over bytes of a record.
+    for row in table.rows:
+        point = f"aes.RoundsPerCycle={row[0]}, dma.FifoDepth=64"
+        recs = [r for r in result.records if r["point"] == point]
+        for op, col in zip(sweep.OPS, ops):
+            rec = max((r for r in recs if r["op"] == op), key=lambda r: r["bytes"])
+            assert row[col] == round(rec["total"] / rec["bytes"], 2) > 0
+    # Each point ran on its own model: the base's for the point that changes nothing, a generated
+    # description for the other.
+    conf = table.columns.index("configuration")
+    assert by_rpc[1][conf] == "full" and by_rpc[2][conf] == "full-aes-RoundsPerCycle2-dma-FifoDepth64"
+    assert any("on SoC config 'full'" in line for line in result.runs)
+    assert any("full-aes-RoundsPerCycle2-dma-FifoDepth64.toml'" in line for line in result.runs)
+    for line in result.runs:
+        assert ": exit 0 (" in line, line
+
+    data = payload(sweep.RESULT, result, 0.0, smoke=False)
+    (tmp_path / f"{sweep.RESULT}.json").write_text(json.dumps(data))
+    md = report.render(tmp_path).read_text()
+    assert f"## {report.SWEEP}" in md and f"(#{report.SWEEP})" in md and table.title in md
+    assert (tmp_path / result.plots[0]).stat().st_size > 0 and f"]({result.plots[0]})" in md
