@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -14,7 +13,7 @@ from aesoc.bench.runner import payload, run_all
 from aesoc.bench.registry import benchmarks
 from aesoc.run import build_and_run
 from aesoc.synth import FAMILIES
-from aesoc.toolchain import REPO, ToolError, set_jobs, write_atomic
+from aesoc.toolchain import REPO, ToolError, default_jobs, set_jobs, write_atomic
 
 RESULTS = REPO / "results"
 SMOKE_RESULTS = REPO / "build" / "bench-smoke"
@@ -272,7 +271,7 @@ def parser() -> argparse.ArgumentParser:
     be.add_argument("--list", action="store_true", help="list the registered benchmarks")
     be.add_argument("--results", help=f"results folder (default: {RESULTS.relative_to(REPO)}, or "
                     f"{SMOKE_RESULTS.relative_to(REPO)} with --smoke)")
-    be.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+    be.add_argument("-j", "--jobs", type=int, default=default_jobs(),
                     help="simulations and syntheses at once (default: the machine's cores)")
     be.add_argument("--verbose", action="store_true", help="plain progress lines and every tool's output")
     be.add_argument("--smoke", action="store_true",
@@ -307,7 +306,7 @@ def parser() -> argparse.ArgumentParser:
         sy.add_argument("--top", help="instead of a block: this top module, from --source files")
         sy.add_argument("--source", action="append", default=[], help="with --top: a source file (repeatable)")
         sy.add_argument("--param", action="append", default=[], help="with --top: NAME=VALUE (repeatable)")
-        sy.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+        sy.add_argument("--jobs", type=int, default=default_jobs(),
                         help="tool runs at once (default: the machine's cores)")
         if name == "synth":
             sy.add_argument("--family", action="append", choices=FAMILIES,

@@ -112,7 +112,14 @@ class _GenerationLock:
         self._threads.release()
 
 
-_slots = threading.BoundedSemaphore(os.cpu_count() or 1)
+def default_jobs() -> int:
+    """The machine's cores, shared out among pytest-xdist workers when the suite runs on several
+    (each worker is a process of its own with its own semaphore)."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
+    return max(1, (os.cpu_count() or 1) // max(1, workers))
+
+
+_slots = threading.BoundedSemaphore(default_jobs())
 # Held while generated sources (register blocks, SoC tops, platform headers) are checked and
 # written, so that no thread or process of this checkout reads a file another is rewriting.
 generation_lock = _GenerationLock(BUILD / ".generation.lock")
