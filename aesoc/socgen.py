@@ -12,7 +12,7 @@ from pathlib import Path
 
 from aesoc import outcome, toolchain
 from aesoc.ipblock import IpBlock, block
-from aesoc.socdesc import IRQ_BUS_ERR, MAX_MASTERS, UNCACHED_BIT, Instance, Soc, irq_line_name
+from aesoc.socdesc import IRQ_BUS_ERR, MAX_MASTERS, UNCACHED_BIT, Instance, Slave, Soc, irq_line_name
 from aesoc.toolchain import BUILD
 
 GEN = BUILD / "gen" / "soc"
@@ -496,10 +496,10 @@ def _arrows(columns: list[int]) -> list[str]:
             "".join("v" if i in columns else " " for i in range(width)).rstrip()]
 
 
-def _slave_box(soc: Soc, region: str) -> list[str]:
-    slave = next(s for s in soc.slaves if s.region == region)
+def _slave_box(soc: Soc, slave: Slave) -> list[str]:
     inst = soc.instance(slave.instance)
-    lines = [region, f"({inst.block.name})" if inst.name == region else f"({inst.name} {slave.port.name})",
+    named = inst.name == slave.region
+    lines = [slave.region, f"({inst.block.name})" if named else f"({inst.name} {slave.port.name})",
              f"0x{slave.base:08X}"]
     lines += [f"IRQ {line}" for line in inst.irqs.values()]
     if inst.dma_requests:
@@ -512,18 +512,17 @@ def _slave_box(soc: Soc, region: str) -> list[str]:
 def doc_diagram(soc: Soc) -> str:
     """The block diagram of docs/ARCHITECTURE.md: the CPU and CFU, every bus master, the crossbar
     and every slave with its base, IRQ and DMA request lines (text, drawn from the description)."""
-    top, _ = _boxes([[f"cpu: {soc.cpu_core}", "RV32IM, I$ and D$"],
-                     *([i.name, f"({i.block.name})", "on the CFU port"] for i in soc.instances if i.block.role == "cfu")],
-                    gap=6)
+    cfus = [[i.name, f"({i.block.name})", "on the CFU port"] for i in soc.instances if i.block.role == "cfu"]
+    top, _ = _boxes([[f"cpu: {soc.cpu_core}", "RV32IM, I$ and D$"], *cfus], gap=6)
     labels = [f"M{m.index} {m.name}" + ("" if m.instance == "cpu" else f" ({m.instance})") for m in soc.masters]
-    starts = [sum(len(lab) + 3 for lab in labels[:i]) + 1 for i in range(len(labels))]
+    starts = [sum(len(lab) + 3 for lab in labels[:i]) + 1 for i in range(len(labels))]  # under the 0 of M0
     master_row = "".join(f"{lab:<{len(lab) + 3}}" for lab in labels).rstrip()
-    slaves, middles = _boxes([_slave_box(soc, s.region) for s in soc.slaves])
+    slaves, middles = _boxes([_slave_box(soc, s) for s in soc.slaves])
     xbar = [f"wb_xbar: Wishbone B4 classic crossbar, {len(soc.masters)} masters x {len(soc.slaves)} slaves",
             "per-slave arbiter, ERR for unmapped addresses, timeout"]
     width = max(len(slaves[0]), len(master_row) + 2, max(map(len, xbar)) + 4) - 2
     xbar_box = ["+" + "-" * width + "+", *(f"| {t:<{width - 2}} |" for t in xbar), "+" + "-" * width + "+"]
-    lines = [*top, "  " + master_row, *("  " + a for a in _arrows([s - 2 + 2 for s in starts])), *xbar_box,
+    lines = [*top, "  " + master_row, *("  " + a for a in _arrows(starts)), *xbar_box,
              *_arrows(middles), *slaves]
     return "\n".join(["```", *(line.rstrip() for line in lines), "```"]) + "\n"
 
