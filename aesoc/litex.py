@@ -38,7 +38,7 @@ from litex.soc.interconnect import wishbone
 from aesoc import ipblock, shells
 from aesoc.regs import ADDR_WIDTH
 from aesoc.soc import ip_sources, reg_block
-from aesoc.toolchain import BUILD, REPO, ToolError, log_tail, riscv_tool, save_log, status, \
+from aesoc.toolchain import BUILD, REPO, ToolError, file_lock, log_tail, riscv_tool, save_log, status, \
     use_pinned_verilator, verilator_lock, verilator_root
 
 BUS = "wbc"
@@ -358,15 +358,18 @@ def sim(fw_dir: Path, out_dir: Path = OUT_DIR, timeout_s: float = SIM_TIMEOUT_S)
     if not fw_dir.is_dir():
         raise ToolError(f"{fw_dir}: no such firmware folder")
     build = SimBuild(out_dir.resolve())
-    # Pass 1 writes the headers the firmware needs; pass 2 puts the firmware into the ROM.
-    status(f"litex: generating the simulation SoC in {build.out_dir}")
-    _generate(build, [])
-    binary = build_firmware(build, fw_dir.resolve())
-    _generate(build, _rom_words(binary))
-    status("litex: building the Verilator model (minutes, unless it is current)")
-    build_model(build)
-    status(f"litex: running {fw_dir.name}")
-    return run_model(build, timeout_s)
+    # One run at a time per output folder: two processes (pytest-xdist workers, two shells) would
+    # regenerate and rebuild the same SoC under each other.
+    with file_lock(build.out_dir / ".lock"):
+        # Pass 1 writes the headers the firmware needs; pass 2 puts the firmware into the ROM.
+        status(f"litex: generating the simulation SoC in {build.out_dir}")
+        _generate(build, [])
+        binary = build_firmware(build, fw_dir.resolve())
+        _generate(build, _rom_words(binary))
+        status("litex: building the Verilator model (minutes, unless it is current)")
+        build_model(build)
+        status(f"litex: running {fw_dir.name}")
+        return run_model(build, timeout_s)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -41,8 +41,10 @@ def test_protocol_error_ends_simulation() -> None:
     simulator exits non-zero and cocotb records the test as ended by the simulator."""
     with pytest.raises(RuntimeError, match="return code"):
         _run(1, ["fatal_on_error"])
-    results = build_dir_for("qspi_flash", _params(1)) / "results_cocotb_qspi_flash.xml"
-    text = results.read_text()
+    # run_cocotb gives each run its own results file (xdist workers share a build) and keeps it
+    # when the simulator ends the run: the newest is this one.
+    found = build_dir_for("qspi_flash", _params(1)).glob("results_cocotb_qspi_flash.*.xml")
+    text = max(found, key=lambda p: p.stat().st_mtime).read_text()
     assert "fatal_on_error" in text and "SimFailure" in text
 
 
