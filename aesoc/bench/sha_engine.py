@@ -34,10 +34,10 @@ ALGS = {"SHA1": ("SHA-1", "sha1", 64), "SHA256": ("SHA-256", "sha256", 64), "SHA
 ROUNDS = {"SHA1": 80, "SHA256": 64, "SHA512": 80}
 
 
-def _rounds_per_cycle(alg: str) -> int:
+def _rounds_per_cycle(alg: str, sha_params: dict[str, int]) -> int:
     """SHA-1 always runs two rounds per cycle (sha_core), SHA-512 one; SHA-224/256 as the SoC's
     sha instance is built (parameter Sha256Rounds)."""
-    return {"SHA1": 2, "SHA512": 1}.get(alg) or load_config(CONFIG).of_block("sha").params["Sha256Rounds"]
+    return {"SHA1": 2, "SHA512": 1}.get(alg) or sha_params["Sha256Rounds"]
 
 
 def _message(size: int) -> bytes:
@@ -76,6 +76,7 @@ def run(ctx: BenchContext) -> BenchResult:
     if result.status != "exit" or result.code != 0:
         raise ToolError(f"sha_engine firmware failed: {line}\n{result.console[-2000:]}")
     runs = [line]
+    sha = load_config(CONFIG).of_block("sha").params  # the instance the firmware ran on
     by_code = {code: name for name, code in regmap("sha").enums["sha_alg_e"].items()}
     data: dict[tuple[str, str, int], dict[str, Any]] = {}
     for rec in result.records_of("sha_engine"):
@@ -93,7 +94,7 @@ def run(ctx: BenchContext) -> BenchResult:
     for alg in algs:
         r = data[("dma", alg, MAX_MSG)]
         block = ALGS[alg][2]
-        per_cycle = _rounds_per_cycle(alg)
+        per_cycle = _rounds_per_cycle(alg, sha)
         bound = ROUNDS[alg] // per_cycle + 1
         rows.append([ALGS[alg][0], block, ROUNDS[alg], per_cycle, bound,
                      round(r["engine_busy"] / r["blocks"], 2), round(r["hw"] / r["blocks"], 2),
@@ -157,7 +158,6 @@ def run(ctx: BenchContext) -> BenchResult:
     ctx.progress(1, 3, "synthesis")
     tables.append(_area(ctx, runs))
     ctx.progress(3, 3, "done")
-    sha = load_config(CONFIG).of_block("sha").params
     return BenchResult(tables=tables, records=result.records, runs=runs,
                        config={"soc": CONFIG, "sha": dict(sha), "nominal_mhz": NOMINAL_MHZ})
 
