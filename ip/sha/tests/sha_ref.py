@@ -84,3 +84,21 @@ def monte_vectors(alg: Alg) -> tuple[bytes, list[bytes]]:
     seed = bytes.fromhex(re.search(r"Seed = ([0-9a-fA-F]+)", text).group(1))
     return seed, [bytes.fromhex(m) for m in re.findall(r"MD = ([0-9a-fA-F]+)", text)]
 
+
+
+class CBlob:
+    """The bytes of a generated C case header, each piece at a 4-byte aligned offset (the drivers
+    take word-aligned buffers)."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+
+    def put(self, piece: bytes) -> int:
+        self.data.extend(bytes(-len(self.data) % 4))
+        offset = len(self.data)
+        self.data.extend(piece)
+        return offset
+
+    def c_array(self, name: str) -> str:
+        body = ",".join(("\n  " if i % 24 == 0 else "") + f"0x{b:02x}" for i, b in enumerate(self.data))
+        return f"static const uint8_t {name}[{max(len(self.data), 1)}] __attribute__((aligned(4))) = {{{body or '0'}\n}};"
