@@ -182,3 +182,85 @@ uint32_t sha_dev_irq_ack(sha_dev_t *dev) {
   REG(dev, IRQ_STATUS) = st;
   return st;
 }
+
+/* ---- HMAC (FIPS 198-1) ------------------------------------------------------------------------ */
+
+#define HMAC_IPAD 0x36363636u
+#define HMAC_OPAD 0x5c5c5c5cu
+
+/* Volatile stores, so the compiler cannot drop the wipe of a buffer it sees no later use of. */
+static void wipe(void *p, size_t n) {
+  volatile uint8_t *b = p;
+  for (size_t i = 0; i < n; ++i) b[i] = 0;
+}
+
+sha_dev_result_t sha_dev_hmac_begin(sha_dev_t *dev, sha_dev_hmac_t *mac, sha_dev_alg_t alg, const void *key,
+                                    size_t key_len, uint64_t msg_len) {
+  if (!dev || !mac || (key_len && (!key || !aligned4(key)))) return SHA_DEV_BAD_ARG;
+  unsigned block = sha_dev_block_len(alg);
+  if (block == 0 || msg_len > UINT64_MAX - block) return SHA_DEV_BAD_ARG;
+  uint32_t k0[SHA_DEV_MAX_BLOCK / 4u] = {0};
+  sha_dev_result_t r = SHA_DEV_OK;
+  if (key_len > block) {
+    r = sha_dev_hash(dev, alg, key, key_len, k0); /* K0 = H(K), then zeros */
+  } else {
+    const uint8_t *kb = key;
+    for (size_t i = 0; i < key_len; ++i) ((uint8_t *)k0)[i] = kb[i];
+  }
+  if (r == SHA_DEV_OK) {
+    for (unsigned i = 0; i < block / 4u; ++i) {
+      mac->okey[i] = k0[i] ^ HMAC_OPAD;
+      k0[i] ^= HMAC_IPAD;
+    }
+    /* The inner hash: (K0 ^ ipad) || message, one message on the engine. */
+    r = sha_dev_begin(dev, alg, block + msg_len);
+    if (r == SHA_DEV_OK) r = sha_dev_update(dev, k0, block);
+  }
+  wipe(k0, sizeof k0);
+  if (r != SHA_DEV_OK) {
+    wipe(mac->okey, sizeof mac->okey);
+    return r;
+  }
+  mac->alg = alg;
+  return SHA_DEV_OK;
+}
+
+sha_dev_result_t sha_dev_hmac_update(sha_dev_t *dev, const void *data, size_t n) {
+  /* The key block is whole words, so the message's own alignment rules carry over. */
+  return sha_dev_update(dev, data, n);
+}
+
+sha_dev_result_t sha_dev_hmac_finish(sha_dev_t *dev, sha_dev_hmac_t *mac, void *tag) {
+  if (!dev || !mac || !tag || !aligned4(tag) || mac->alg != dev->alg) return SHA_DEV_BAD_ARG;
+  unsigned block = sha_dev_block_len(mac->alg), d = sha_dev_digest_len(mac->alg);
+  uint32_t inner[SHA_DEV_MAX_DIGEST / 4u];
+  sha_dev_result_t r = sha_dev_finish(dev, inner);
+  /* The outer hash: (K0 ^ opad) || inner digest. */
+  if (r == SHA_DEV_OK) r = sha_dev_begin(dev, mac->alg, block + d);
+  if (r == SHA_DEV_OK) r = sha_dev_update(dev, mac->okey, block);
+  if (r == SHA_DEV_OK) r = sha_dev_update(dev, inner, d);
+  if (r == SHA_DEV_OK) r = sha_dev_finish(dev, tag);
+  wipe(inner, sizeof inner);
+  wipe(mac->okey, sizeof mac->okey);
+  /* Nothing key-derived may stay in the engine. A peripheral error has zeroised it already and
+   * stays for sha_dev_error (the caller's sha_dev_clear recovers); otherwise clear it here. */
+  if (!(REG(dev, STATUS) & SHA_PERIPH__STATUS__ERR_bm)) {
+    sha_dev_result_t c = sha_dev_clear(dev);
+    if (r == SHA_DEV_OK) r = c;
+  }
+  return r;
+}
+
+sha_dev_result_t sha_dev_hmac(sha_dev_t *dev, sha_dev_alg_t alg, const void *key, size_t key_len, const void *msg,
+                              size_t len, void *tag) {
+  if (!dev || (len && (!msg || !aligned4(msg))) || !tag || !aligned4(tag)) return SHA_DEV_BAD_ARG;
+  sha_dev_hmac_t mac;
+  sha_dev_result_t r = sha_dev_hmac_begin(dev, &mac, alg, key, key_len, len);
+  if (r != SHA_DEV_OK) return r;
+  r = sha_dev_hmac_update(dev, msg, len);
+  if (r != SHA_DEV_OK) {
+    wipe(mac.okey, sizeof mac.okey);
+    return r;
+  }
+  return sha_dev_hmac_finish(dev, &mac, tag);
+}

@@ -17,6 +17,15 @@
  * size): sha_dev_save(&sha, &ctx) (which then zeroises the engine) ... another message ...
  * sha_dev_restore(&sha, &ctx), then sha_dev_update / sha_dev_finish as before.
  *
+ * HMAC (FIPS 198-1) over the engine, any built algorithm; the message length is needed first:
+ *   sha_dev_hmac_t mac;
+ *   sha_dev_hmac_begin(&sha, &mac, SHA_DEV_SHA256, key, key_len, msg_len);  // keys > block hashed first
+ *   sha_dev_hmac_update(&sha, part, n);  // as sha_dev_update
+ *   sha_dev_hmac_finish(&sha, &mac, tag);  // digest-length tag; wipes the key material in `mac`
+ * or sha_dev_hmac(&sha, SHA_DEV_SHA256, key, key_len, msg, len, tag) in one call. The padded key
+ * lives only in `mac` between begin and finish (every failure wipes it too) and the engine is
+ * cleared after the tag is read, so neither holds key-derived state afterwards.
+ *
  * Errors: any bad use of the hardware (data after the last byte, an early digest read, an
  * algorithm change mid-message, an abort) makes calls return SHA_DEV_ERROR; sha_dev_error()
  * tells which, sha_dev_clear() zeroises and recovers. Interrupts: sha_dev_irq_enable(); the
@@ -65,6 +74,14 @@ typedef struct {
   uint64_t fed;  /* bytes written so far */
 } sha_dev_t;
 
+#define SHA_DEV_MAX_BLOCK 128u
+
+/* An HMAC in progress: the padded key XOR opad, kept for the outer hash. */
+typedef struct {
+  sha_dev_alg_t alg;
+  uint32_t okey[SHA_DEV_MAX_BLOCK / 4u];
+} sha_dev_hmac_t;
+
 /* A saved message: algorithm, total length, bytes hashed and the chaining value. */
 typedef struct {
   sha_dev_alg_t alg;
@@ -89,6 +106,15 @@ __attribute__((warn_unused_result)) sha_dev_result_t sha_dev_save(sha_dev_t *dev
 __attribute__((warn_unused_result)) sha_dev_result_t sha_dev_restore(sha_dev_t *dev, const sha_dev_ctx_t *ctx);
 __attribute__((warn_unused_result)) sha_dev_result_t sha_dev_wait_done(const sha_dev_t *dev);
 __attribute__((warn_unused_result)) sha_dev_result_t sha_dev_clear(sha_dev_t *dev);
+__attribute__((warn_unused_result)) sha_dev_result_t sha_dev_hmac_begin(sha_dev_t *dev, sha_dev_hmac_t *mac,
+                                                                        sha_dev_alg_t alg, const void *key,
+                                                                        size_t key_len, uint64_t msg_len);
+__attribute__((warn_unused_result)) sha_dev_result_t sha_dev_hmac_update(sha_dev_t *dev, const void *data, size_t n);
+__attribute__((warn_unused_result)) sha_dev_result_t sha_dev_hmac_finish(sha_dev_t *dev, sha_dev_hmac_t *mac,
+                                                                         void *tag);
+__attribute__((warn_unused_result)) sha_dev_result_t sha_dev_hmac(sha_dev_t *dev, sha_dev_alg_t alg, const void *key,
+                                                                  size_t key_len, const void *msg, size_t len,
+                                                                  void *tag);
 /* Abandon the message with error ABORT (for example after the DMA feeding it failed). */
 void sha_dev_abort(sha_dev_t *dev);
 uint32_t sha_dev_status(const sha_dev_t *dev);
