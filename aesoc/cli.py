@@ -299,7 +299,7 @@ def parser() -> argparse.ArgumentParser:
                            ("pnr", "place and route a block (yowasp-nextpnr): utilisation and Fmax, or 'does not fit'")):
         sy = sub.add_parser(name, help=helptext)
         sy.add_argument("block", nargs="?", help="'aes' (the AES engine, per variant), 'soc' (the whole --config), "
-                        "or a block of --config (wb_xbar, dma, xip, aes_wb, sha_wb, aes_cfu, cpu, sysctrl, ...)")
+                        "or a block of --config (wb_xbar, dma, xip, aes_wbc, sha_wbc, aes_cfu, cpu, sysctrl_wbc, ...)")
         sy.add_argument("--variant", action="append", default=[],
                         help="AES engine variant of ip/aes/ip.toml (repeatable; default: the benchmarked ones)")
         sy.add_argument("--config", default="full", help="SoC configuration whose block parameters to use")

@@ -65,15 +65,17 @@ def render(block: ipblock.IpBlock, out_dir: Path = OUT_DIR) -> str:
     for name, param in block.params.items():
         lines += [f"  {name}:", "    datatype: int", f"    default: {param.default}",
                   f"    description: \"{param.doc}\"", "    paramtype: vlogparam"]
-    lines += ["  MaxWait:", "    datatype: int", f"    default: {shells.MAX_WAIT_DEFAULT}",
-              "    description: \"APB4 and AXI4-Lite shells: cycles an access may wait, 0 = no bound\"",
-              "    paramtype: vlogparam"]
+    shell_params = list(dict.fromkeys(p for b in buses for p in shells.bus(b).params))
+    for sp in shell_params:
+        users = ", ".join(shells.bus(b).title for b in buses if sp in shells.bus(b).params)
+        lines += [f"  {sp.name}:", "    datatype: int", f"    default: {sp.default}",
+                  f"    description: \"{users} shells: {sp.doc}\"", "    paramtype: vlogparam"]
     shell_sets = [f"shell_{b}" for b in buses]
     lines += ["", "targets:", "  default:",
               f"    filesets: [waivers, rtl, bridges, {', '.join(shell_sets)}]"]
     params = ", ".join(block.params)
     for target, bus in [("lint", "wbc"), *[(f"lint_{b}", b) for b in buses]]:
-        bus_params = ", ".join(p for p in [params, "MaxWait" if shells.bus(bus).clocked else ""] if p)
+        bus_params = ", ".join(p for p in [params, *[sp.name for sp in shells.bus(bus).params]] if p)
         lines += [f"  {target}:", "    default_tool: verilator", f"    filesets: [waivers, rtl, bridges, shell_{bus}]",
                   f"    toplevel: {shells.shell_module(block, bus)}",
                   *([f"    parameters: [{bus_params}]"] if bus_params else []),

@@ -1,6 +1,8 @@
 """IP manifests: ip/<block>/ip.toml says what a block is made of and how it connects.
 
-A manifest names the SoC-facing module and its RTL in compile order, the SystemRDL register map,
+A manifest names the SoC-facing module and its RTL in compile order (or, with `shell = "BUS"`, the
+bus whose generated shell `<block>_<BUS>` (aesoc.shells) is that module: then `rtl` lists the core
+alone), the SystemRDL register map,
 the driver folder, the parameters (default and legal values), the bus slave and master ports (by
 signal prefix), IRQ outputs, DMA request outputs or the DMA request input, and ports that leave
 the SoC. The SoC generator, synthesis, lint and the block tests take their file lists from here.
@@ -105,6 +107,7 @@ class IpBlock:
     filesets: dict[str, tuple[Path, ...]] = field(default_factory=dict)
     units: dict[str, Unit] = field(default_factory=dict)
     uses: tuple[str, ...] = ()  # other blocks whose filesets this one takes
+    shell: str = ""  # the bus of the generated shell that is `module`; "" for a hand-written module
 
     def param_values(self, given: dict[str, Any], where: str) -> dict[str, int]:
         """Every parameter of the block: defaults, overridden by `given` (checked)."""
@@ -170,7 +173,7 @@ class _Files:
         return tuple(out)
 
 
-_KEYS = {"name", "module", "role", "description", "rtl", "regs", "sw", "params", "slave", "master", "irq",
+_KEYS = {"name", "module", "shell", "role", "description", "rtl", "regs", "sw", "params", "slave", "master", "irq",
          "dma_request", "dma_sink", "windows", "unused", "external", "sim_model", "fileset", "unit"}
 
 
@@ -193,9 +196,11 @@ def _unit(name: str, spec: dict[str, Any], files: _Files, folder: Path, where: s
 def _load(path: Path) -> IpBlock:
     data, where = _read(path)
     folder = path.parent
-    for key in ("name", "module", "rtl"):
+    for key in ("name", "rtl"):
         if key not in data:
             raise ToolError(f"{where}: missing '{key}'")
+    if ("module" in data) == ("shell" in data):
+        raise ToolError(f"{where}: give either 'module' (a hand-written top) or 'shell' (a generated one)")
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise ToolError(f"{where}: unknown key(s) {', '.join(unknown)}")
@@ -215,7 +220,8 @@ def _load(path: Path) -> IpBlock:
         raise ToolError(f"{where}: no such file(s): {', '.join(missing)}")
     try:
         return IpBlock(
-            name=data["name"], folder=folder, module=data["module"], role=role,
+            name=data["name"], folder=folder, role=role,
+            module=data.get("module") or f"{data['name']}_{data['shell']}", shell=str(data.get("shell", "")),
             description=str(data.get("description", "")), rtl=rtl, rdl=rdl, sw=sw,
             params={n: _param(n, s, where) for n, s in data.get("params", {}).items()},
             slaves=tuple(SlavePort(**s) for s in data.get("slave", [])),

@@ -22,9 +22,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from aesoc import ipblock
+from aesoc import ipblock, soc
 from aesoc.regs import ADDR_WIDTH
-from aesoc.soc import LINT_WAIVERS, ip_sources
 from aesoc.toolchain import BUILD, ToolError, verilator_bin, verilator_lock, write_if_changed
 
 OUT_DIR = BUILD / "gen" / "shells"
@@ -36,11 +35,31 @@ MAX_WAIT_DEFAULT = 1024
 
 
 @dataclass(frozen=True)
+class ShellParam:
+    """A parameter of the shell handed on to its bridge."""
+    name: str
+    kind: str  # SystemVerilog type
+    default: int
+    doc: str
+
+    def declaration(self) -> str:
+        value = f"1'b{self.default}" if self.kind == "bit" else str(self.default)
+        return f"parameter {self.kind} {self.name} = {value}  // {self.doc}"
+
+
+MAX_WAIT = ShellParam("MaxWait", "int unsigned", MAX_WAIT_DEFAULT, "bound of a held access, 0: none")
+# The aesoc crossbar raises STB only at the selected slave, so its shells take STB alone
+# (reg_bridge_wbc says why); any other Wishbone interconnect keeps the B4 default.
+CYC_GATED = ShellParam("CycGated", "bit", 1, "0: STB alone is the request (reg_bridge_wbc)")
+
+
+@dataclass(frozen=True)
 class Bus:
     name: str
     title: str
     clocked: bool  # the bridge has a clock, a reset and a bounded wait (reg_bridge_core)
     ports: tuple[tuple[str, str, str], ...]  # (direction, packed range or "", name)
+    params: tuple[ShellParam, ...] = ()
 
     @property
     def bridge(self) -> str:
@@ -58,13 +77,13 @@ _WB = (("input", "", "wb_cyc_i"), ("input", "", "wb_stb_i"), ("input", "", "wb_w
        ("input", _W, "wb_adr_i"), ("input", "[31:0]", "wb_dat_i"), ("input", "[3:0]", "wb_sel_i"),
        ("output", "[31:0]", "wb_dat_o"), ("output", "", "wb_ack_o"), ("output", "", "wb_err_o"))
 BUSES = {
-    "wbc": Bus("wbc", "Wishbone B4 classic", False, _WB),
+    "wbc": Bus("wbc", "Wishbone B4 classic", False, _WB, (CYC_GATED,)),
     "wbp": Bus("wbp", "Wishbone B4 pipelined", False, (*_WB, ("output", "", "wb_stall_o"))),
     "apb4": Bus("apb4", "APB4", True, (
         ("input", "", "s_apb_psel"), ("input", "", "s_apb_penable"), ("input", "", "s_apb_pwrite"),
         ("input", _A, "s_apb_paddr"), ("input", "[31:0]", "s_apb_pwdata"), ("input", "[3:0]", "s_apb_pstrb"),
         ("input", "[2:0]", "s_apb_pprot"), ("output", "[31:0]", "s_apb_prdata"), ("output", "", "s_apb_pready"),
-        ("output", "", "s_apb_pslverr"), ("output", "", "timeout_o"))),
+        ("output", "", "s_apb_pslverr"), ("output", "", "timeout_o")), (MAX_WAIT,)),
     "axil": Bus("axil", "AXI4-Lite", True, (
         ("input", "", "s_axil_awvalid"), ("output", "", "s_axil_awready"), ("input", _A, "s_axil_awaddr"),
         ("input", "[2:0]", "s_axil_awprot"), ("input", "", "s_axil_wvalid"), ("output", "", "s_axil_wready"),
@@ -72,7 +91,7 @@ BUSES = {
         ("input", "", "s_axil_bready"), ("output", "[1:0]", "s_axil_bresp"), ("input", "", "s_axil_arvalid"),
         ("output", "", "s_axil_arready"), ("input", _A, "s_axil_araddr"), ("input", "[2:0]", "s_axil_arprot"),
         ("output", "", "s_axil_rvalid"), ("input", "", "s_axil_rready"), ("output", "[31:0]", "s_axil_rdata"),
-        ("output", "[1:0]", "s_axil_rresp"), ("output", "", "timeout_o"))),
+        ("output", "[1:0]", "s_axil_rresp"), ("output", "", "timeout_o")), (MAX_WAIT,)),
 }
 
 
@@ -187,9 +206,7 @@ def render(block: ipblock.IpBlock, bus_name: str) -> str:
     reg_core = {c for c, _, _ in reg}
     passed = [p for p in header.ports if p.name not in reg_core]
     secret = {e.port for e in block.external if e.secret}
-    params = [p.text for p in header.params]
-    if b.clocked:
-        params.append(f"parameter int unsigned MaxWait = {MAX_WAIT_DEFAULT}  // bound of a held access, 0: none")
+    params = [p.text for p in header.params] + [p.declaration() for p in b.params]
     decls: list[str] = []
     for p in passed:
         decls.append(p.text)
@@ -201,8 +218,7 @@ def render(block: ipblock.IpBlock, bus_name: str) -> str:
         # Secret inputs (the XIP key-encryption key) stay out of waveforms, as in the core.
         secret_port = re.search(r"(\w+)$", text).group(1) in secret
         port_lines += ["  /* verilator tracing_off */", line, "  /* verilator tracing_on */"] if secret_port else [line]
-    bridge_params = f" #(\n    .AddrWidth ({ADDR_WIDTH}),\n    .MaxWait   (MaxWait)\n  )" if b.clocked \
-        else f" #(\n    .AddrWidth ({ADDR_WIDTH})\n  )"
+    bridge_params = f" #(\n{_connections([('AddrWidth', str(ADDR_WIDTH)), *[(p.name, p.name) for p in b.params]])}\n  )"
     bridge_conns = ([("clk_i", "clk_i"), ("rst_ni", "rst_ni")] if b.clocked else []) + \
         [(n, n) for _, _, n in b.ports] + [(bp, w) for _, bp, w in reg]
     core_params = f" #(\n{_connections([(p.name, p.name) for p in header.params])}\n  )" if header.params else ""
@@ -248,7 +264,7 @@ def generate(block: ipblock.IpBlock, bus_name: str, out_dir: Path = OUT_DIR) -> 
 def core_sources(block: ipblock.IpBlock) -> list[Path]:
     """The block's RTL in compile order without its aesoc Wishbone shell (the manifest's module)
     and the bridge that shell uses."""
-    return [p for p in ip_sources(block) if p.stem != block.module and not p.is_relative_to(BRIDGE)]
+    return [p for p in soc.ip_sources(block) if p.stem != block.module and not p.is_relative_to(BRIDGE)]
 
 
 def sources(block: ipblock.IpBlock, bus_name: str, out_dir: Path = OUT_DIR) -> list[Path]:
@@ -260,7 +276,7 @@ def lint_waivers(block: ipblock.IpBlock) -> list[Path]:
     """Verilator configuration for a block built alone: the SoC's waivers of the generated register
     blocks, and the block's own (ip/<block>/tests/waivers.vlt) where it has one."""
     own = block.folder / "tests" / "waivers.vlt"
-    return [LINT_WAIVERS, *([own] if own.is_file() else [])]
+    return [soc.LINT_WAIVERS, *([own] if own.is_file() else [])]
 
 
 def lint(block: ipblock.IpBlock, bus_name: str) -> subprocess.CompletedProcess[str]:

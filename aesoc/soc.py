@@ -12,7 +12,7 @@ import hashlib
 import subprocess
 from pathlib import Path
 
-from aesoc import ipblock, regs, socgen
+from aesoc import ipblock, regs, shells, socgen
 from aesoc.socdesc import Soc, config_names, elaborate
 from aesoc.toolchain import (BUILD, REPO, ToolError, generation_lock, log_tail, save_log, verilator_bin, verilator_lock,
                              vexriscv_verilog, write_atomic)
@@ -48,18 +48,26 @@ def rtl_sources(config: Soc, sim: bool = False) -> list[Path]:
     if sim:
         used.append(ipblock.block("qspi_flash"))
     used = list({b.name: b for b in used}.values())
-    packages, modules = _split([p for b in used for p in b.rtl])
+    packages, modules = _split([p for b in used for p in _block_rtl(b)])
     # Generated register blocks (their package first) before the IP modules that use them.
     generated = [f for b in used if b.rdl is not None for f in reg_block(b).sv_files]
     tops = [gen["top"], *([gen["sim_top"]] if sim else [])]
     return [vexriscv_verilog(), gen["pkg"], *packages, *generated, *modules, *tops]
 
 
+def _block_rtl(block: ipblock.IpBlock) -> list[Path]:
+    """The manifest's RTL, and for a block whose top is a generated shell, its bridge and shell."""
+    if not block.shell:
+        return list(block.rtl)
+    bus = shells.bus(block.shell)
+    return [*block.rtl, *bus.bridge_files, shells.generate(block, bus.name)]
+
+
 def ip_sources(block: ipblock.IpBlock) -> list[Path]:
     """One IP's RTL in compile order, from its manifest: packages, its generated register block
-    (package first), then the modules."""
+    (package first), then the modules (the generated shell last where the block has one)."""
     gen = reg_block(block).sv_files if block.rdl is not None else []
-    packages, modules = _split(list(block.rtl))
+    packages, modules = _split(_block_rtl(block))
     return [*packages, *gen, *modules]
 
 

@@ -71,6 +71,8 @@ def _instance_params(soc: Soc, inst: Instance) -> dict[str, int | str]:
     blk = inst.block
     if blk.role == "memory":
         values["BaseAddr"] = _hex(inst.params["BaseAddr"])
+    if blk.shell == "wbc":
+        values["CycGated"] = 0  # the crossbar raises STB only at the selected slave
     if blk.dma_sink:
         values[blk.dma_sink["count_param"]] = "DMA_NUM_REQ" if soc.dma_request_lines else 1
     if blk.windows:
@@ -198,7 +200,7 @@ def _sysctrl(soc: Soc, inst: Instance, unused: list[str]) -> str:
              ("irq_src_i", "irq_src[31:1]"), ("irq_o", "irq_lines"), ("timer_irq_o", "timer_irq"),
              ("bus_prio_o", "bus_prio"), ("bus_err_i", "bus_err"), ("bus_err_master_i", "bus_err_master"),
              ("bus_err_addr_i", "bus_err_addr")]
-    return f"  {inst.block.module} u_{inst.name} (\n{_ports(conns)}\n  );\n"
+    return f"  {inst.block.module}{_params(_instance_params(soc, inst))} u_{inst.name} (\n{_ports(conns)}\n  );\n"
 
 
 def _peripheral(soc: Soc, inst: Instance, unused: list[str], decls: list[str]) -> str:

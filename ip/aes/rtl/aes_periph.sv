@@ -11,7 +11,7 @@
 // Register port (reg_*): peakrdl-regblock's `passthrough` CPU interface, documented in
 // ip/aes/README.md. A request is held (stall) while an external register access is
 // outstanding; a DATA_IN[3] write while the input FIFO is full, and a DATA_OUT read while no
-// result is waiting, are acknowledged only when they can complete. A bus shell (aes_wb) adapts
+// result is waiting, are acknowledged only when they can complete. A bus shell (aes_wbc, generated) adapts
 // this port to its bus; the crossbar's slave timeout turns a wait that can never end into a bus
 // error.
 module aes_periph #(

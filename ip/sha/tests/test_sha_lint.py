@@ -15,13 +15,14 @@ from aesoc.toolchain import BUILD, REPO, verilator_bin, verilator_lock
 from sha_ip import RTL_SOURCES, VARIANTS
 
 WAIVERS = REPO / "sim" / "waivers.vlt"
+SHA = ipblock.block("sha")
 ENUM_PREFIXES = {"sha_alg_e": "SHA_ALG_", "sha_err_e": "SHA_ERR_"}
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_sha_verilator_lint(variant: str) -> None:
     params = [f"-G{k}={v}" for k, v in VARIANTS[variant].items()]
-    for top, sources in (("sha_engine", RTL_SOURCES), ("sha_wb", ip_sources(ipblock.block("sha")))):
+    for top, sources in (("sha_engine", RTL_SOURCES), (SHA.module, ip_sources(SHA))):
         cmd = [verilator_bin(), "--lint-only", "-Wall", *params, "--top-module", top, str(WAIVERS), *map(str, sources)]
         with verilator_lock():
             proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
@@ -30,7 +31,7 @@ def test_sha_verilator_lint(variant: str) -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_sha_yosys_parse(variant: str) -> None:
-    elaborate_check("sha_wb", ip_sources(ipblock.block("sha")), VARIANTS[variant], BUILD / "yosys-check" / "sha" / variant)
+    elaborate_check(SHA.module, ip_sources(SHA), VARIANTS[variant], BUILD / "yosys-check" / "sha" / variant)
 
 
 def test_sha_pkg_encodings_are_generated() -> None:
