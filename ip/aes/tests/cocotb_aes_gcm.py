@@ -15,10 +15,22 @@ from cocotb.triggers import ReadOnly, RisingEdge
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from aes_tb import CLOCK_NS, DEC, ENC, GCM_AAD, GCM_IV, GCM_TEXT, MODE_CTR, MODE_GCM, AesTb, block_ints, registers
-from gcm_ref import gcm_encrypt, pad16, read_gcm_rsp
+from gcm_ref import GcmVector, gcm_encrypt, pad16, read_gcm_rsp
 
-# Every CAVP_STRIDE-th vector of each CAVP GCM file (1: all 7,875 per file).
+# Every CAVP_STRIDE-th vector of each CAVP GCM file (1: all 7,875 per file). Each file is 525
+# groups of 15 consecutive vectors, one per (key, IV, AAD, text, tag) length; any stride up to 15
+# takes at least one vector of every group, which gcm_cavp asserts.
 CAVP_STRIDE = int(os.environ.get("AES_GCM_CAVP_STRIDE", "8"))
+
+
+def sampled(vectors: list[GcmVector]) -> list[GcmVector]:
+    """Every CAVP_STRIDE-th vector, checked to include each length group of the file."""
+    def group(v: GcmVector) -> tuple[int, ...]:
+        return len(v.key), len(v.iv), len(v.aad), len(v.ciphertext), len(v.tag)
+    taken = vectors[::CAVP_STRIDE]
+    missing = {group(v) for v in vectors} - {group(v) for v in taken}
+    assert not missing, f"stride {CAVP_STRIDE} leaves {len(missing)} length groups untested"
+    return taken
 DIFF_MESSAGES = int(os.environ.get("AES_GCM_DIFF_MESSAGES", "60"))
 
 
@@ -94,14 +106,14 @@ async def gcm_cavp(dut: Any) -> None:
     await tb.start()
     checked = fails = 0
     for bits in key_sizes_of(tb):
-        for vec in read_gcm_rsp(f"gcmEncryptExtIV{bits}.rsp")[::CAVP_STRIDE]:
+        for vec in sampled(read_gcm_rsp(f"gcmEncryptExtIV{bits}.rsp")):
             res = await gcm_run(tb, vec.key, vec.iv, vec.aad, vec.plaintext or b"", ENC)
             what = f"gcmEncryptExtIV{bits} Count {vec.count} IV {len(vec.iv)} B"
             assert res.out == vec.ciphertext, f"{what}: ciphertext"
             assert res.tag[: len(vec.tag)] == vec.tag, f"{what}: tag {res.tag.hex()} want {vec.tag.hex()}"
             assert not res.mismatch, what
             checked += 1
-        for vec in read_gcm_rsp(f"gcmDecrypt{bits}.rsp")[::CAVP_STRIDE]:
+        for vec in sampled(read_gcm_rsp(f"gcmDecrypt{bits}.rsp")):
             res = await gcm_run(tb, vec.key, vec.iv, vec.aad, vec.ciphertext, DEC, tag=vec.tag)
             what = f"gcmDecrypt{bits} Count {vec.count}"
             assert res.tag == bytes(16), f"{what}: the computed tag must not be shown on decryption"
