@@ -13,6 +13,7 @@ MODULES: tuple[str, ...] = (
     "sw_aes",
     "mbedtls_style",
     "dma_aes",
+    "gcm",
     "sha_engine",
     "xip_read",
     "xip_exec",

@@ -52,6 +52,7 @@ typedef enum {
   AES_DEV_ECB = AES_PERIPH__AES_MODE__ECB,
   AES_DEV_CBC = AES_PERIPH__AES_MODE__CBC,
   AES_DEV_CTR = AES_PERIPH__AES_MODE__CTR,
+  AES_DEV_GCM = AES_PERIPH__AES_MODE__GCM, /* aes_dma requests only; aes_dev_setup refuses it (use aes_dev_gcm_*) */
 } aes_dev_mode_t;
 typedef enum { AES_DEV_ENCRYPT = AES_PERIPH__AES_DIR__ENC, AES_DEV_DECRYPT = AES_PERIPH__AES_DIR__DEC } aes_dev_dir_t;
 /* Incrementing part of the CTR counter block. */

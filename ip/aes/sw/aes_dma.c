@@ -131,13 +131,18 @@ void aes_dma_key_wipe(aes_dma_key_t *key) {
 /* Register pointers are taken once into locals: the compiler must otherwise reload eng->aes->base
  * after every volatile store (a uint32_t store may alias it), which doubled the set-up time. */
 /* Inlined at both call sites: a call here costs more than the seven register writes. */
-static inline __attribute__((always_inline)) void start_channels(const aes_dma_t *eng, const aes_dma_req_t *req) {
+static inline __attribute__((always_inline)) void start_transfer(const aes_dma_t *eng, const void *src, void *dst,
+                                                                  size_t len) {
   uintptr_t aes_base = eng->aes->base;
-  dma_set_transfer_fast(eng->dma, eng->ch_in, bus_addr(eng, req->src),
-                        (uint32_t)(aes_base + offsetof(aes_periph_t, DATA_IN[0])), (uint32_t)req->len);
+  dma_set_transfer_fast(eng->dma, eng->ch_in, bus_addr(eng, src),
+                        (uint32_t)(aes_base + offsetof(aes_periph_t, DATA_IN[0])), (uint32_t)len);
   dma_set_transfer_fast(eng->dma, eng->ch_out, (uint32_t)(aes_base + offsetof(aes_periph_t, DATA_OUT[0])),
-                        bus_addr(eng, req->dst), (uint32_t)req->len);
+                        bus_addr(eng, dst), (uint32_t)len);
   dma_start_fast(eng->dma, DMA_CH(eng->ch_in) | DMA_CH(eng->ch_out));
+}
+
+static inline __attribute__((always_inline)) void start_channels(const aes_dma_t *eng, const aes_dma_req_t *req) {
+  start_transfer(eng, req->src, req->dst, req->len);
 }
 
 static void finish(aes_dma_t *eng, aes_dma_result_t result);
@@ -157,9 +162,56 @@ static bool stop_all(aes_dma_t *eng) {
   return ok;
 }
 
+static aes_dma_result_t of_dev(aes_dev_result_t r) {
+  return r == AES_DEV_OK ? AES_DMA_OK : r == AES_DEV_BAD_ARG ? AES_DMA_BAD_ARG
+                                      : r == AES_DEV_TAG_MISMATCH ? AES_DMA_TAG_MISMATCH : AES_DMA_AES_ERROR;
+}
+
+/* A GCM request starts: key, IV and AAD by the CPU, then the whole TEXT blocks by the channels.
+ * The engine then holds the GCM key in GCM mode: the next request of another mode reloads. */
+static void start_gcm(aes_dma_t *eng, aes_dma_req_t *req) {
+  eng->loaded_serial = 0;
+  aes_dev_result_t r = aes_dev_gcm_begin(eng->aes, req->dir, req->key->words, req->key->len, req->iv, 12);
+  if (r == AES_DEV_OK) r = aes_dev_gcm_aad(eng->aes, req->gcm.aad, req->gcm.aad_len);
+  if (r == AES_DEV_OK) r = aes_dev_gcm_text_ctrl(eng->aes);
+  if (r != AES_DEV_OK) {
+    finish(eng, AES_DMA_AES_ERROR);
+    return;
+  }
+  size_t whole = req->len & ~(size_t)15u;
+  if (eng->opts.counters) AES_REG(eng, PERF_BUSY) = 0;
+  start_transfer(eng, req->src, req->dst, whole);
+  AES_REG(eng, DMA_CTRL) = AES_PERIPH__DMA_CTRL__IN_EN_bm | AES_PERIPH__DMA_CTRL__OUT_EN_bm;
+  const aes_dma_platform_t *pf = eng->opts.platform;
+  if (pf && pf->dcache_invalidate) pf->dcache_invalidate(req->dst, whole);
+}
+
+/* The channels are done with a GCM request's whole blocks: the partial last block, the length
+ * block and the tag (encryption) or its check (decryption) by the CPU. A decryption whose tag
+ * fails leaves a zeroed destination. */
+static aes_dma_result_t complete_gcm(aes_dma_t *eng, aes_dma_req_t *req, aes_dma_result_t result) {
+  if (result != AES_DMA_OK) return result;
+  size_t whole = req->len & ~(size_t)15u;
+  aes_dev_result_t r = aes_dev_gcm_update(eng->aes, (const uint8_t *)req->src + whole, (uint8_t *)req->dst + whole,
+                                          req->len - whole);
+  if (r == AES_DEV_OK) {
+    r = req->dir == AES_DEV_ENCRYPT ? aes_dev_gcm_finish(eng->aes, req->gcm.tag, req->gcm.tag_len)
+                                    : aes_dev_gcm_verify(eng->aes, req->gcm.tag, req->gcm.tag_len);
+  }
+  if (r != AES_DEV_OK && req->dir == AES_DEV_DECRYPT) {
+    volatile uint8_t *d = req->dst;
+    for (size_t i = 0; i < req->len; ++i) d[i] = 0;
+  }
+  return of_dev(r);
+}
+
 /* Program the engine and the channels for the request at the head of the queue. */
 static inline __attribute__((always_inline)) void start_hw(aes_dma_t *eng) {
   aes_dma_req_t *req = eng->head;
+  if (req->mode == AES_DEV_GCM) {
+    start_gcm(eng, req);
+    return;
+  }
   if (eng->opts.early_start) start_channels(eng, req);
   const aes_dma_key_t *key = req->key;
   volatile uint32_t *aes = (volatile uint32_t *)eng->aes->base;
@@ -200,13 +252,15 @@ static void finish(aes_dma_t *eng, aes_dma_result_t result) {
   aes_dma_req_t *req = eng->head;
   AES_REG(eng, DMA_CTRL) = 0;
   if (result == AES_DMA_OK && (AES_REG(eng, STATUS) & AES_PERIPH__STATUS__ERR_bm)) result = AES_DMA_AES_ERROR;
+  bool gcm = req->mode == AES_DEV_GCM;
+  if (gcm) result = complete_gcm(eng, req, result);
   if (result != AES_DMA_OK) {
     /* The channel that failed first names the error; the other one then shows ABORT. */
     dma_err_t in_err = dma_error(eng->dma, eng->ch_in), out_err = dma_error(eng->dma, eng->ch_out);
     (void)stop_all(eng); /* the request has failed whether or not everything stopped */
     req->dma_err = in_err != DMA_ERR_NONE ? in_err : out_err;
   } else {
-    if (req->mode != AES_DEV_ECB) {
+    if (req->mode != AES_DEV_ECB && !gcm) {
       volatile const uint32_t *aes = (volatile const uint32_t *)eng->aes->base;
       uint32_t iv0 = aes[offsetof(aes_periph_t, IV[0]) / 4u], iv1 = aes[offsetof(aes_periph_t, IV[1]) / 4u];
       uint32_t iv2 = aes[offsetof(aes_periph_t, IV[2]) / 4u], iv3 = aes[offsetof(aes_periph_t, IV[3]) / 4u];
@@ -235,11 +289,19 @@ static void finish(aes_dma_t *eng, aes_dma_result_t result) {
   if (eng->head) start_hw(eng);
 }
 
+static bool gcm_req_ok(const aes_dma_req_t *req) {
+  const aes_dma_gcm_t *g = &req->gcm;
+  if (req->len < 16 || req->dir > AES_DEV_DECRYPT || (g->aad_len && (!g->aad || !aligned4(g->aad)))) return false;
+  return g->tag_len == 4 || g->tag_len == 8 || (g->tag_len >= 12 && g->tag_len <= 16);
+}
+
 static bool req_ok(const aes_dma_req_t *req) {
   if (!req || !req->key || !req->src || !req->dst || !aligned4(req->src) || !aligned4(req->dst)) return false;
-  if (req->len == 0 || (req->len & 15u) != 0 || req->len > DMA_MAX_LEN) return false;
+  if (req->len == 0 || req->len > DMA_MAX_LEN) return false;
   if (req->key->serial == 0 || (req->key->len != 16 && req->key->len != 24 && req->key->len != 32)) return false;
-  return req->mode <= AES_DEV_CTR && req->dir <= AES_DEV_DECRYPT && req->ctr_width <= AES_DEV_CTR128;
+  if (req->mode == AES_DEV_GCM) return gcm_req_ok(req);
+  return (req->len & 15u) == 0 && req->mode <= AES_DEV_CTR && req->dir <= AES_DEV_DECRYPT &&
+         req->ctr_width <= AES_DEV_CTR128;
 }
 
 aes_dma_result_t aes_dma_submit(aes_dma_t *eng, aes_dma_req_t *req) {
@@ -247,7 +309,7 @@ aes_dma_result_t aes_dma_submit(aes_dma_t *eng, aes_dma_req_t *req) {
   req->dma_err = DMA_ERR_NONE;
   if (eng->opts.counters) req->hw = (aes_dma_hw_t){0};
   req->next = NULL;
-  if (req->len < eng->opts.sw_threshold) {
+  if (req->len < eng->opts.sw_threshold && req->mode != AES_DEV_GCM) { /* no software GCM */
     req->in_software = true;
     req->result = eng->opts.sw(req) == 0 ? AES_DMA_OK : AES_DMA_SW_ERROR;
     if (req->complete) req->complete(req);
@@ -322,8 +384,7 @@ aes_dma_result_t aes_dma_gcm_blocks(aes_dma_t *eng, const void *src, void *dst, 
   eng->loaded_serial = 0;
   aes_dev_result_t r = aes_dev_gcm_text_ctrl(eng->aes);
   if (r != AES_DEV_OK) return r == AES_DEV_BAD_ARG ? AES_DMA_BAD_ARG : AES_DMA_AES_ERROR;
-  aes_dma_req_t req = {.src = src, .dst = dst, .len = len};
-  start_channels(eng, &req);
+  start_transfer(eng, src, dst, len);
   AES_REG(eng, DMA_CTRL) = AES_PERIPH__DMA_CTRL__IN_EN_bm | AES_PERIPH__DMA_CTRL__OUT_EN_bm;
   dma_result_t in = dma_wait(eng->dma, eng->ch_in, max_polls);
   dma_result_t out = dma_wait(eng->dma, eng->ch_out, max_polls);

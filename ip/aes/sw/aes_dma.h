@@ -37,10 +37,25 @@
  * fixed cost of a hardware request exceeds the software time; the dma-aes benchmark measures the
  * crossover for each configuration.
  *
- * GCM: a message begun on the same aes_dev_t (aes_dev_gcm_begin, aes_dev_gcm_aad) can have its
- * whole TEXT blocks moved by the two channels with aes_dma_gcm_blocks() (synchronous, the queue
- * must be empty); a partial last block, the tag and its check go through aes_dev_gcm_update /
- * aes_dev_gcm_finish / aes_dev_gcm_verify.
+ * GCM (SP 800-38D) as a queued request like the others: .mode = AES_DEV_GCM, a 96-bit IV in the
+ * first 12 bytes of req.iv, and req.gcm:
+ *   aes_dma_req_t req = {.key = &key, .mode = AES_DEV_GCM, .dir = AES_DEV_ENCRYPT, .src = pt,
+ *                        .dst = ct, .len = n, .gcm = {.aad = aad, .aad_len = a, .tag_len = 16}};
+ *   memcpy(req.iv, iv, 12);
+ *   aes_dma_submit(&eng, &req);   // completion: req.gcm.tag holds the tag
+ * Decryption: put the expected tag in req.gcm.tag; a wrong tag completes the request with
+ * AES_DMA_TAG_MISMATCH and the driver zeroes req.dst (and invalidates it) before the callback,
+ * so a forged plaintext never reaches the caller. When the request starts, the CPU loads the key
+ * (H is derived again: each GCM request reloads it), writes the IV and feeds the AAD (the
+ * aad_len / 16 AAD blocks, one GHASH multiply each); the channels move the whole TEXT blocks; at
+ * completion the CPU does a partial last block (len % 16 bytes), the length block and the tag.
+ * len may be any value from 16 (a message shorter than one block, or GMAC with no text: use
+ * aes_dev_gcm_* directly). GCM requests always run in hardware (no software fallback). The
+ * per-request CPU work at start and completion runs in aes_dma_irq() when interrupts are used:
+ * keep the AAD short there (it costs about 20 cycles per block).
+ * A message begun by hand on the same aes_dev_t (aes_dev_gcm_begin, aes_dev_gcm_aad) can still
+ * have its whole TEXT blocks moved with aes_dma_gcm_blocks() (synchronous; the queue must be
+ * empty).
  *
  * Every call checks its arguments first and returns one aes_dma_result_t; every wait is bounded.
  */
@@ -64,6 +79,7 @@ typedef enum {
   AES_DMA_BUS_ERROR, /* a DMA channel stopped with an error: req->dma_err tells which */
   AES_DMA_SW_ERROR,  /* the software fallback failed */
   AES_DMA_NO_DEV,    /* aes_dma_init: no DMA controller, or too few request lines */
+  AES_DMA_TAG_MISMATCH, /* GCM decryption: the tag does not authenticate the message; dst was zeroed */
 } aes_dma_result_t;
 
 /* A key as the driver keeps it: a copy of the key bytes and a serial number that tells the
@@ -73,6 +89,14 @@ typedef struct {
   unsigned len;    /* bytes: 16, 24, 32 */
   uint32_t serial; /* changes on every aes_dma_key_set */
 } aes_dma_key_t;
+
+/* The GCM part of a request (mode AES_DEV_GCM). */
+typedef struct {
+  const void *aad; /* word aligned; may be NULL when aad_len is 0 */
+  size_t aad_len;
+  unsigned tag_len; /* 16, 15..12, 8 or 4 */
+  uint8_t tag[16] __attribute__((aligned(4))); /* encryption: out; decryption: the expected tag */
+} aes_dma_gcm_t;
 
 typedef struct aes_dma_req aes_dma_req_t;
 typedef void (*aes_dma_complete_fn)(aes_dma_req_t *req);
@@ -92,10 +116,12 @@ struct aes_dma_req {
   aes_dev_mode_t mode;
   aes_dev_dir_t dir;
   aes_dev_ctr_width_t ctr_width;
-  uint32_t iv[4];  /* in: IV / initial counter (CBC, CTR); out: the chaining value */
+  uint32_t iv[4];  /* in: IV / initial counter (CBC, CTR), 96-bit IV (GCM); out: the chaining value
+                      (CBC, CTR; unchanged for GCM) */
   const void *src; /* word aligned */
   void *dst;       /* word aligned; may equal src */
-  size_t len;      /* bytes, a non-zero multiple of 16 */
+  size_t len;      /* bytes, a non-zero multiple of 16 (GCM: at least 16, any length) */
+  aes_dma_gcm_t gcm;
   aes_dma_complete_fn complete; /* may be NULL (poll req->result) */
   void *user;
   /* Set by the driver. */

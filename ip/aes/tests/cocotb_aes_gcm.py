@@ -3,19 +3,34 @@ differential tests against `cryptography`'s AESGCM, cycles per block, errors and
 
 from __future__ import annotations
 
+import json
 import os
 import random
+from pathlib import Path
 from typing import Any
 
 import cocotb
+from cocotb.utils import get_sim_time
 from cocotb.triggers import ReadOnly, RisingEdge
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from aes_tb import DEC, ENC, GCM_AAD, GCM_IV, GCM_TEXT, MODE_CTR, MODE_GCM, AesTb, block_ints, registers
-from gcm_ref import gcm_encrypt, pad16, read_gcm_rsp
+from aes_tb import CLOCK_NS, DEC, ENC, GCM_AAD, GCM_IV, GCM_TEXT, MODE_CTR, MODE_GCM, AesTb, block_ints, registers
+from gcm_ref import GcmVector, gcm_encrypt, pad16, read_gcm_rsp
 
-# Every CAVP_STRIDE-th vector of each CAVP GCM file (1: all 7,875 per file).
+# Every CAVP_STRIDE-th vector of each CAVP GCM file (1: all 7,875 per file). Each file is 525
+# groups of 15 consecutive vectors, one per (key, IV, AAD, text, tag) length; any stride up to 15
+# takes at least one vector of every group, which gcm_cavp asserts.
 CAVP_STRIDE = int(os.environ.get("AES_GCM_CAVP_STRIDE", "8"))
+
+
+def sampled(vectors: list[GcmVector]) -> list[GcmVector]:
+    """Every CAVP_STRIDE-th vector, checked to include each length group of the file."""
+    def group(v: GcmVector) -> tuple[int, ...]:
+        return len(v.key), len(v.iv), len(v.aad), len(v.ciphertext), len(v.tag)
+    taken = vectors[::CAVP_STRIDE]
+    missing = {group(v) for v in vectors} - {group(v) for v in taken}
+    assert not missing, f"stride {CAVP_STRIDE} leaves {len(missing)} length groups untested"
+    return taken
 DIFF_MESSAGES = int(os.environ.get("AES_GCM_DIFF_MESSAGES", "60"))
 
 
@@ -91,14 +106,14 @@ async def gcm_cavp(dut: Any) -> None:
     await tb.start()
     checked = fails = 0
     for bits in key_sizes_of(tb):
-        for vec in read_gcm_rsp(f"gcmEncryptExtIV{bits}.rsp")[::CAVP_STRIDE]:
+        for vec in sampled(read_gcm_rsp(f"gcmEncryptExtIV{bits}.rsp")):
             res = await gcm_run(tb, vec.key, vec.iv, vec.aad, vec.plaintext or b"", ENC)
             what = f"gcmEncryptExtIV{bits} Count {vec.count} IV {len(vec.iv)} B"
             assert res.out == vec.ciphertext, f"{what}: ciphertext"
             assert res.tag[: len(vec.tag)] == vec.tag, f"{what}: tag {res.tag.hex()} want {vec.tag.hex()}"
             assert not res.mismatch, what
             checked += 1
-        for vec in read_gcm_rsp(f"gcmDecrypt{bits}.rsp")[::CAVP_STRIDE]:
+        for vec in sampled(read_gcm_rsp(f"gcmDecrypt{bits}.rsp")):
             res = await gcm_run(tb, vec.key, vec.iv, vec.aad, vec.ciphertext, DEC, tag=vec.tag)
             what = f"gcmDecrypt{bits} Count {vec.count}"
             assert res.tag == bytes(16), f"{what}: the computed tag must not be shown on decryption"
@@ -262,3 +277,56 @@ async def gcm_clear_zeroises(dut: Any) -> None:
     dirty = [r._path for r in regs if int(r.value) != 0 and not r._name.startswith("klen")]
     assert not dirty, f"registers not zeroised: {dirty}"
     assert any(r._name == "y_q" for r in regs), "the GHASH registers were not walked"
+
+
+MEASURE_ENV = "AES_GCM_MEASURE_JSON"
+MEASURE_BLOCKS = (0, 1, 64)
+
+
+def cycle_now() -> int:
+    return int(get_sim_time(unit="ns")) // CLOCK_NS
+
+
+async def timed_message(tb: AesTb, key: bytes, iv: bytes, aad: bytes, text: bytes, direction: int,
+                        tag: bytes = b"") -> tuple[int, int, GcmResult]:
+    """A message after a fresh key load: (key write to ready, gcm_start to the tag, result)."""
+    dut = tb.dut
+    key_ready = await tb.load_key(key)
+    tb.configure(MODE_GCM, direction, len(key) * 8)
+    await tb.load_iv(int.from_bytes(iv + bytes(4), "big"))
+    dut.gcm_phase_i.value = GCM_AAD
+    start = cycle_now()
+    await tb.pulse("gcm_start_i")
+    await feed(tb, GCM_AAD, aad, False, 0, 0, 1)
+    out = await feed(tb, GCM_TEXT, text, True, 0, 0, 1)
+    dut.gcm_tag_i.value = int.from_bytes(tag.ljust(16, b"\0"), "big")
+    dut.gcm_tag_len_i.value = 0
+    await tb.pulse("gcm_final_i")
+    await wait_tag(tb)
+    cycles = cycle_now() - start
+    got = int(dut.gcm_tag_o.value).to_bytes(16, "big")
+    return key_ready, cycles, GcmResult(out, got, dut.gcm_tag_mismatch_o.value == 1)
+
+
+@cocotb.test()
+async def gcm_measure(dut: Any) -> None:
+    """The gcm benchmark's engine figures, AES-128, no gaps or stalls: whole messages of one AAD
+    block and 0, 1 and 64 TEXT blocks, gcm_start to the tag (H, E_K(J0), AAD, text, length block,
+    tag), each checked against AESGCM; written to the JSON file named by AES_GCM_MEASURE_JSON."""
+    tb = AesTb(dut)
+    await tb.start()
+    rng = random.Random(16)
+    key, iv, aad = rng.randbytes(16), rng.randbytes(12), rng.randbytes(16)
+    records: list[dict[str, Any]] = []
+    for direction, name in ((ENC, "encrypt"), (DEC, "decrypt")):
+        for blocks in MEASURE_BLOCKS:
+            pt = rng.randbytes(16 * blocks)
+            sealed = AESGCM(key).encrypt(iv, pt, aad)
+            ct, want_tag = sealed[:-16], sealed[-16:]
+            text, tag = (pt, b"") if direction == ENC else (ct, want_tag)
+            key_ready, cycles, res = await timed_message(tb, key, iv, aad, text, direction, tag)
+            assert res.out == (ct if direction == ENC else pt), f"{name} {blocks} blocks"
+            assert (res.tag == want_tag) if direction == ENC else not res.mismatch, f"{name} {blocks}: tag"
+            records.append({"op": name, "key_bits": 128, "aad_blocks": 1, "blocks": blocks,
+                            "key_to_ready": key_ready, "cycles": cycles})
+    Path(os.environ[MEASURE_ENV]).write_text(json.dumps(records, indent=1))

@@ -1,5 +1,7 @@
-"""AES-GCM in the SoC with the payload moved by the DMA (fw/tests/aes_gcm_dma, aes_dma_gcm_blocks):
-ciphertexts and tags against `cryptography`'s AESGCM; the decryptions back are checked in firmware."""
+"""AES-GCM in the SoC with the payload moved by the DMA (fw/tests/aes_gcm_dma): synchronous
+(aes_dma_gcm_blocks) and as queued aes_dma requests (several at once, polling and interrupt);
+ciphertexts and tags against `cryptography`'s AESGCM; the decryptions back (and a forged tag's
+refusal) are checked in firmware."""
 
 from __future__ import annotations
 
@@ -18,5 +20,12 @@ def test_aes_gcm_dma() -> None:
         key, iv, aad, pt = (bytes.fromhex(rec[k]) for k in ("key", "iv", "aad", "pt"))
         sealed = AESGCM(key).encrypt(iv, pt, aad)
         assert bytes.fromhex(rec["ct"]) + bytes.fromhex(rec["tag"]) == sealed, f"AAD {len(aad)} B PT {len(pt)} B"
+    queued = result.records_of("aes_gcm_dma_queued")
+    assert sorted(rec["irq"] for rec in queued) == [0] * 4 + [1] * 4
+    for rec in queued:
+        key, iv, aad, pt = (bytes.fromhex(rec[k]) for k in ("key", "iv", "aad", "pt"))
+        sealed = AESGCM(key).encrypt(iv, pt, aad)
+        assert bytes.fromhex(rec["ct"]) + bytes.fromhex(rec["tag"]) == sealed, (
+            f"queued, irq {rec['irq']}: key {len(key)} B AAD {len(aad)} B PT {len(pt)} B")
     (done,) = result.records_of("aes_gcm_dma_done")
     assert done["failures"] == 0
