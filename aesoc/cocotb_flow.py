@@ -31,7 +31,7 @@ def build_dir_for(
 
 # C++ optimisation of block-test models (Verilator's default is -Os). A cocotb test spends its time
 # in Python at every clock edge, not in the model, so compile time is what a lighter level saves.
-TEST_MODEL_OPT = os.environ.get("AESOC_COCOTB_OPT", "-O1")
+TEST_MODEL_OPT = "-O1"
 
 
 def _runner() -> Any:
