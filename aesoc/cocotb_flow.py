@@ -29,8 +29,9 @@ def build_dir_for(
     return BUILD / "cocotb" / toplevel / tag
 
 
-# C++ optimisation of block-test models (Verilator's default is -Os). A cocotb test spends its time
-# in Python at every clock edge, not in the model, so compile time is what a lighter level saves.
+# C++ optimisation of block-test models (Verilator's default is -Os). Measured on the AES engine's
+# r1 build and its five tests: 50 s of CPU at -O1 against 57 s at -Os (the build is cheaper and
+# the runs, mostly cocotb's Python, no slower).
 TEST_MODEL_OPT = "-O1"
 
 
