@@ -40,8 +40,9 @@ class LongestFirst:
         at once on every worker, short ones fill the gaps, and the suite ends near
         max(longest test, total / N)."""
         known: dict[str, float] = json.loads(PRIOR_DURATIONS.read_text()) if PRIOR_DURATIONS.is_file() else {}
-        if config.cache is not None:
-            known.update(config.cache.get(DURATIONS_KEY, {}))
+        cache = getattr(config, "cache", None)  # absent under `-p no:cacheprovider`
+        if cache is not None:
+            known.update(cache.get(DURATIONS_KEY, {}))
         items.sort(key=lambda item: known.get(item.nodeid, 0.0), reverse=True)
         workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
         head = items[:2 * workers]
@@ -55,7 +56,7 @@ class LongestFirst:
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         config = session.config
-        if config.cache is None or hasattr(config, "workerinput") or not self.durations:
+        if getattr(config, "cache", None) is None or hasattr(config, "workerinput") or not self.durations:
             return
         known: dict[str, float] = config.cache.get(DURATIONS_KEY, {})
         config.cache.set(DURATIONS_KEY, {**known, **{k: round(v, 2) for k, v in self.durations.items()}})

@@ -35,7 +35,7 @@ AES_SLAVE_BEATS = 2 * WORDS
 AES_ROUNDS = {128: 10, 192: 12, 256: 14}
 # The whole sweep (every size, key, mode and DMA configuration) is one long run.
 MAX_CYCLES = 400_000_000
-SMOKE = ("-DDMA_AES_SMOKE",)  # the firmware's short run: default configuration, AES-128
+SMOKE = ("-DDMA_AES_SMOKE",)  # the firmware's short run: default configuration, AES-128, software up to 1 KB
 
 
 def engine_latency(aes: dict[str, int], bits: int) -> int:

@@ -62,9 +62,13 @@ static const dma_cfg_t CONFIGS[] = {
 #ifdef DMA_AES_SMOKE /* the test suite's short run: default configuration, AES-128 */
 #define NUM_CONFIGS 1u
 #define NUM_SWEEP_KEYS 1u
+#define SW_MAX_BYTES 1024u /* software AES is most of a short run's cycles */
+#define SMOKE_RUN 1
 #else
+#define SMOKE_RUN 0
 #define NUM_CONFIGS (sizeof CONFIGS / sizeof CONFIGS[0])
 #define NUM_SWEEP_KEYS 3u
+#define SW_MAX_BYTES REF_BYTES
 #endif
 
 typedef struct {
@@ -194,7 +198,7 @@ static void sweep(void) {
 /* Software time for the crossover (AES-128, each operation; warm caches: second run). */
 static void software(void) {
   for (unsigned oi = 0; oi < NUM_OPS; ++oi) {
-    for (unsigned si = 0; si < NUM_SIZES && SIZES[si] <= REF_BYTES; ++si) {
+    for (unsigned si = 0; si < NUM_SIZES && SIZES[si] <= SW_MAX_BYTES; ++si) {
       (void)sw_run(0, &OPS[oi], src, dst, SIZES[si]);
       uint32_t t = sw_run(0, &OPS[oi], src, dst, SIZES[si]);
       aesoc_rec_begin("dma_aes_sw");
@@ -288,7 +292,9 @@ int main(void) {
   aesoc_rec_u64("fifo_depth", dma.fifo_depth);
   aesoc_rec_end();
   sweep();
-  software();
+  /* The tables take the crossover from the iterative engine's run (the same CPU and code on either
+   * SoC): a short run times software once, not again on the slower-to-simulate pipelined SoC. */
+  if (!SMOKE_RUN || (hw & AES_PERIPH__HWCFG__PIPELINED_bm) == 0) software();
   contention();
   return aesoc_check_failures ? 1 : 0;
 }
