@@ -13,7 +13,6 @@ import hashlib
 import hmac
 import random
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from aesoc.run import build_and_run
