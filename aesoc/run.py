@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 from dataclasses import dataclass, field
@@ -92,6 +93,14 @@ def check_flash_args(placement: Placement, image: Path | None, kek: bytes | None
         raise ToolError("a KEK only matters with a flash image description")
 
 
+def flash_image_path(elf: Path, image: Path) -> Path:
+    """Where the flash image of `elf` under the description `image` is built: next to the ELF,
+    named by the description's stem and its path, so that runs with different descriptions of
+    the same name (parallel tests each with their own folder) never share a file."""
+    where = hashlib.sha256(str(image.resolve()).encode()).hexdigest()[:10]
+    return elf.parent / f"{image.stem}-{where}.bin"
+
+
 def prepare_flash(elf: Path, placement: Placement, image: Path | None,
                   kek: bytes | None) -> tuple[Path | None, bytes | None, str]:
     """For an XIP run with a flash image description: build the image next to the ELF and pick the
@@ -109,7 +118,7 @@ def prepare_flash(elf: Path, placement: Placement, image: Path | None,
     if desc.key_table != layout.key_table:
         raise ToolError(f"{image}: key_table {desc.key_table:#x}, but the boot stub of {where} reads the "
                         f"table at flash offset {layout.key_table:#x}")
-    bin_path = elf.parent / f"{image.stem}.bin"
+    bin_path = flash_image_path(elf, image)
     flash_image.encrypt(elf, image, bin_path)
     part_kek = desc.kek if kek is None else kek
     n = len(desc.contexts)

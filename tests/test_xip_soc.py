@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from aesoc import firmware, image, outcome, soc
-from aesoc.run import RunResult, build_and_run, run
+from aesoc.run import RunResult, build_and_run, flash_image_path, run
 from aesoc.toolchain import REPO, ToolError
 
 PROGRAM = REPO / "fw" / "tests" / "xip_boot"
@@ -102,7 +102,7 @@ def test_encrypted_image(xip_elf: Path, tmp_path: Path, seed: int) -> None:
     desc = image.write_description(desc_path, data)
     result, line = go(desc_path, kek=None)
     # The flash really holds ciphertext: no 16-byte block of the program's flash part is stored in clear.
-    flash = (xip_elf.parent / "enc.bin").read_bytes()
+    flash = flash_image_path(xip_elf, desc_path).read_bytes()
     segments = image.load_firmware(xip_elf, desc)
     for off, plain in segments.items():
         clear = [off + b for b in range(0, len(plain) - 15, 16) if flash[off + b:off + b + 16] == plain[b:b + 16]]
