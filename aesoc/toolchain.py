@@ -125,6 +125,24 @@ _slots = threading.BoundedSemaphore(default_jobs())
 generation_lock = _GenerationLock(BUILD / ".generation.lock")
 
 
+def build_once(product: Path, stamp: Path, key: Callable[[], str | None], build: Callable[[], None]) -> None:
+    """Run `build` unless `product` exists and `stamp` holds `key()` (what it was built from).
+    The check is made without the machine-wide Verilator lock and again under it, since another
+    process may have built this very product while we waited; the stamp is dropped before a build
+    and written after it, so it never stands beside a half-made product."""
+    def current() -> bool:
+        return product.is_file() and stamp.is_file() and stamp.read_text() == key()
+
+    if current():
+        return
+    with verilator_lock():
+        if current():
+            return
+        stamp.unlink(missing_ok=True)
+        build()
+        write_atomic(stamp, key() or "")
+
+
 def write_atomic(path: Path, data: str | bytes) -> None:
     """Write `path` through a temporary file beside it and a rename: a reader in another process
     sees the old file or the whole new one, never half of it."""
