@@ -383,7 +383,7 @@ aes_dma_result_t aes_dma_gcm_blocks(aes_dma_t *eng, const void *src, void *dst, 
   }
   eng->loaded_serial = 0;
   aes_dev_result_t r = aes_dev_gcm_text_ctrl(eng->aes);
-  if (r != AES_DEV_OK) return r == AES_DEV_BAD_ARG ? AES_DMA_BAD_ARG : AES_DMA_AES_ERROR;
+  if (r != AES_DEV_OK) return of_dev(r);
   start_transfer(eng, src, dst, len);
   AES_REG(eng, DMA_CTRL) = AES_PERIPH__DMA_CTRL__IN_EN_bm | AES_PERIPH__DMA_CTRL__OUT_EN_bm;
   dma_result_t in = dma_wait(eng->dma, eng->ch_in, max_polls);
