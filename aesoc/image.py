@@ -16,15 +16,25 @@ description. The description is TOML (docs/xip.md has the format and an example)
     key = "2b7e151628aed2a6abf7158809cf4f3c"
     nonce = "f0f1f2f3f4f5f6f7"
     lock = true                                # optional (default false)
+    integrity = true                           # optional: per-line tags (default false)
+    mac_key = "000102030405060708090a0b0c0d0e0f"   # with integrity: the tag key
+    version = 3                                # with integrity: the image version in every tag
+    layout = "interleaved"                     # optional: or "separate" with tag_base
 
 Counter layout (the hardware's, xip_otfad.sv): the 16-byte block at flash offset A is XORed with
 AES(key, nonce || be64(A / 16)), so a region [S, E) is plain AES-128-CTR over its bytes with the
 one IV nonce || be64(S / 16): `openssl enc -aes-128-ctr -K key -iv IV` gives the same bytes.
 
+Integrity (docs/xip.md, "Integrity"): each 32-byte line at flash offset A of an integrity
+context has the tag MSB_64(AES-CMAC(mac_key, nonce || be32(version) || be32(A) || ciphertext)),
+stored after the line (interleaved: the line at START + (A - START) * 5 / 4, its tag after it) or
+in a separate tag area (at tag_base + (A - START) / 4, the line at A).
+
 Key table (all integers little-endian, so boot code copies words straight into registers):
-    +0   "OTFK", version (1), context count, 0
-    +16  per context, 48 bytes: RFC 3394 wrapped key (24 bytes: KEYBLOB0..5), nonce (8 bytes:
-         NONCE0/1), start, end, flags (bit 0 enable, bit 1 lock), 0
+    +0   "OTFK", version (2), context count, 0
+    +16  per context, 80 bytes: RFC 3394 wrapped key (24 bytes: KEYBLOB0..5), wrapped MAC key
+         (24 bytes, zero without integrity), nonce (8 bytes: NONCE0/1), start, end, flags (bit 0
+         enable, bit 1 lock, bit 2 integrity, bit 3 separate tag area), version, tag base, 0
 """
 
 from __future__ import annotations
@@ -37,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.cmac import CMAC
 from cryptography.hazmat.primitives.keywrap import InvalidUnwrap, aes_key_unwrap, aes_key_wrap
 from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
@@ -60,19 +71,37 @@ MAX_FLASH = 16 * 1024 * 1024  # 24-bit flash addresses
 REGION_ALIGN = 1024
 MAX_CONTEXTS = 4
 TABLE_MAGIC = b"OTFK"
-TABLE_VERSION = 1
+TABLE_VERSION = 2
 TABLE_HEADER = 16
-TABLE_ENTRY = 48
+TABLE_ENTRY = 80
 FLAG_ENABLE = 1
 FLAG_LOCK = 2
+FLAG_INTEGRITY = 4
+FLAG_SEPARATE = 8
 ERASED = 0xFF
+LINE = 32  # bytes covered by one tag: a CPU cache line
+TAG = 8  # bytes of a tag: AES-CMAC truncated to 64 bits
+LAYOUTS = ("interleaved", "separate")
+# The tag layout a description gets when it names none: the faster one in the xip-read benchmark.
+DEFAULT_LAYOUT = "interleaved"
 
 _TOP_KEYS = {"flash_size", "kek", "key_table", "binary_offset", "context"}
-_CONTEXT_KEYS = {"start", "end", "key", "nonce", "lock"}
+_CONTEXT_KEYS = {"start", "end", "key", "nonce", "lock", "integrity", "mac_key", "version", "layout", "tag_base"}
+_INTEGRITY_KEYS = {"mac_key", "version", "layout", "tag_base"}
 
 
 class ImageError(ToolError):
     """A description, firmware file or image is not usable; the message says what and where."""
+
+
+@dataclass(frozen=True)
+class Integrity:
+    """A context's per-line tags: their key, the image version they bind, where they are stored."""
+
+    mac_key: bytes
+    version: int
+    layout: str  # one of LAYOUTS
+    tag_base: int  # flash offset of the tag area (separate layout; 0 when interleaved)
 
 
 @dataclass(frozen=True)
@@ -83,10 +112,38 @@ class Context:
     key: bytes
     nonce: bytes
     lock: bool
+    integrity: Integrity | None = None
 
     @property
     def iv(self) -> bytes:
         return region_iv(self.nonce, self.start)
+
+    @property
+    def flags(self) -> int:
+        flags = FLAG_ENABLE | (FLAG_LOCK if self.lock else 0)
+        if self.integrity is not None:
+            flags |= FLAG_INTEGRITY | (FLAG_SEPARATE if self.integrity.layout == "separate" else 0)
+        return flags
+
+    @property
+    def stored(self) -> tuple[int, int]:
+        """The flash bytes that hold the region: its lines, and with interleaved tags the tags too."""
+        if self.integrity is not None and self.integrity.layout == "interleaved":
+            return self.start, self.start + (self.end - self.start) // LINE * (LINE + TAG)
+        return self.start, self.end
+
+    @property
+    def tag_area(self) -> tuple[int, int] | None:
+        """The separate tag area, if the context has one."""
+        if self.integrity is None or self.integrity.layout != "separate":
+            return None
+        base = self.integrity.tag_base
+        return base, base + (self.end - self.start) // LINE * TAG
+
+    def spans(self) -> list[tuple[int, int]]:
+        """Every flash span the context writes: its stored region and its tag area."""
+        area = self.tag_area
+        return [self.stored] + ([area] if area else [])
 
     def describe(self) -> str:
         return f"context {self.index} [{self.start:#x}, {self.end:#x})"
@@ -206,10 +263,17 @@ def parse_description(data: Mapping[str, Any], source: str = "description") -> D
         if not isinstance(lock, bool):
             raise ImageError(f"{where}: lock must be true or false")
         ctx = Context(index, start, end, _hex_bytes(raw["key"], f"{where}: key", 16),
-                      _hex_bytes(raw["nonce"], f"{where}: nonce", 8), lock)
+                      _hex_bytes(raw["nonce"], f"{where}: nonce", 8), lock, _parse_integrity(raw, where))
+        for s0, s1 in ctx.spans():
+            if s1 > flash_size:
+                raise ImageError(f"{where}: stores bytes up to {s1:#x}, outside the flash (size {flash_size:#x})")
         for other in contexts:
-            if _overlap(ctx.start, ctx.end, other.start, other.end):
-                raise ImageError(f"{source}: {ctx.describe()} overlaps {other.describe()}")
+            if any(_overlap(*a, *b) for a in ctx.spans() for b in other.spans()):
+                raise ImageError(f"{source}: {ctx.describe()} overlaps {other.describe()}"
+                                 f"{_spans_note(ctx, other)}")
+        area = ctx.tag_area
+        if area and _overlap(*area, *ctx.stored):
+            raise ImageError(f"{where}: tag area [{area[0]:#x}, {area[1]:#x}) lies in the region")
         contexts.append(ctx)
 
     desc = Description(flash_size, kek, key_table, binary_offset, tuple(contexts))
@@ -218,10 +282,43 @@ def parse_description(data: Mapping[str, Any], source: str = "description") -> D
     if desc.table_end > flash_size:
         raise ImageError(f"{source}: key table [{key_table:#x}, {desc.table_end:#x}) is outside the flash")
     for ctx in contexts:
-        if _overlap(key_table, desc.table_end, ctx.start, ctx.end):
+        if any(_overlap(key_table, desc.table_end, *span) for span in ctx.spans()):
             raise ImageError(f"{source}: key table [{key_table:#x}, {desc.table_end:#x}) lies in "
-                             f"{ctx.describe()}; it must stay plaintext")
+                             f"{ctx.describe()}{_spans_note(ctx)}; it must stay plaintext")
     return desc
+
+
+def _spans_note(*contexts: Context) -> str:
+    """Names the flash a context stores beyond its region (interleaved tags, a tag area)."""
+    notes = [f"{c.describe()} stores [{s0:#x}, {s1:#x})" for c in contexts for s0, s1 in c.spans()
+             if (s0, s1) != (c.start, c.end)]
+    return f" ({'; '.join(notes)})" if notes else ""
+
+
+def _parse_integrity(raw: Mapping[str, Any], where: str) -> Integrity | None:
+    on = raw.get("integrity", False)
+    if not isinstance(on, bool):
+        raise ImageError(f"{where}: integrity must be true or false")
+    if not on:
+        given = sorted(_INTEGRITY_KEYS & set(raw))
+        if given:
+            raise ImageError(f"{where}: {', '.join(given)} only apply with integrity = true")
+        return None
+    for needed in ("mac_key", "version"):
+        if needed not in raw:
+            raise ImageError(f"{where}: integrity needs {needed}")
+    version = _int(raw["version"], f"{where}: version")
+    if version >= 1 << 32:
+        raise ImageError(f"{where}: version {version} does not fit in 32 bits")
+    layout = raw.get("layout", DEFAULT_LAYOUT)
+    if layout not in LAYOUTS:
+        raise ImageError(f"{where}: layout {layout!r} must be one of {', '.join(LAYOUTS)}")
+    if (layout == "separate") != ("tag_base" in raw):
+        raise ImageError(f"{where}: tag_base is needed with layout = \"separate\" and only there")
+    tag_base = _int(raw.get("tag_base", 0), f"{where}: tag_base")
+    if tag_base % TAG:
+        raise ImageError(f"{where}: tag_base {tag_base:#x} must be a multiple of {TAG}")
+    return Integrity(_hex_bytes(raw["mac_key"], f"{where}: mac_key", 16), version, layout, tag_base)
 
 
 def load_description(path: Path) -> Description:
@@ -330,17 +427,59 @@ def write_description(path: Path, data: Mapping[str, Any]) -> Description:
     return desc
 
 
+def line_tag(mac_key: bytes, nonce: bytes, version: int, offset: int, line: bytes) -> bytes:
+    """The tag of the 32-byte ciphertext line at flash offset `offset`: AES-CMAC (SP 800-38B)
+    over nonce || be32(version) || be32(offset) || line, truncated to its first 8 bytes."""
+    mac = CMAC(algorithms.AES(mac_key))
+    mac.update(nonce + version.to_bytes(4, "big") + offset.to_bytes(4, "big") + line)
+    return mac.finalize()[:TAG]
+
+
+def _tags(ctx: Context, ciphertext: bytes) -> list[bytes]:
+    assert ctx.integrity is not None
+    i = ctx.integrity
+    return [line_tag(i.mac_key, ctx.nonce, i.version, ctx.start + o, ciphertext[o:o + LINE])
+            for o in range(0, len(ciphertext), LINE)]
+
+
+def _store(image: bytearray, ctx: Context, ciphertext: bytes) -> None:
+    """Write a context's ciphertext (and tags) where the controller fetches them."""
+    if ctx.integrity is None:
+        image[ctx.start:ctx.end] = ciphertext
+        return
+    tags = _tags(ctx, ciphertext)
+    if ctx.integrity.layout == "interleaved":
+        image[slice(*ctx.stored)] = b"".join(ciphertext[k * LINE:(k + 1) * LINE] + t for k, t in enumerate(tags))
+    else:
+        image[ctx.start:ctx.end] = ciphertext
+        image[slice(*ctx.tag_area)] = b"".join(tags)
+
+
+def _stored_lines(image: bytes, ctx: Context) -> tuple[bytes, list[bytes]]:
+    """A context's ciphertext and tags as stored in `image` (the inverse of _store)."""
+    assert ctx.integrity is not None
+    lines = (ctx.end - ctx.start) // LINE
+    if ctx.integrity.layout == "interleaved":
+        records = [image[ctx.start + k * (LINE + TAG):][:LINE + TAG] for k in range(lines)]
+        return b"".join(r[:LINE] for r in records), [r[LINE:] for r in records]
+    base = ctx.integrity.tag_base
+    return image[ctx.start:ctx.end], [image[base + k * TAG:][:TAG] for k in range(lines)]
+
+
 def key_table(desc: Description) -> bytes:
     """The plaintext key table that boot code reads (wrapped keys only: no key in clear)."""
     out = bytearray(TABLE_MAGIC + struct.pack("<III", TABLE_VERSION, len(desc.contexts), 0))
     for ctx in desc.contexts:
-        flags = FLAG_ENABLE | (FLAG_LOCK if ctx.lock else 0)
-        out += wrap_key(desc.kek, ctx.key) + ctx.nonce + struct.pack("<IIII", ctx.start, ctx.end, flags, 0)
+        i = ctx.integrity
+        mac_blob = wrap_key(desc.kek, i.mac_key) if i else bytes(24)
+        out += wrap_key(desc.kek, ctx.key) + mac_blob + ctx.nonce + struct.pack(
+            "<IIIIII", ctx.start, ctx.end, ctx.flags, i.version if i else 0, i.tag_base if i else 0, 0)
     return bytes(out)
 
 
 def build_image(desc: Description, segments: Mapping[int, bytes]) -> bytes:
-    """Firmware placed, key table written, every context's region encrypted; unused bytes 0xFF."""
+    """Firmware placed, key table written, every context's region encrypted and its tags stored;
+    unused bytes 0xFF."""
     spans = sorted((off, off + len(data)) for off, data in segments.items())
     for (a0, a1), (b0, b1) in zip(spans, spans[1:]):
         if _overlap(a0, a1, b0, b1):
@@ -349,13 +488,19 @@ def build_image(desc: Description, segments: Mapping[int, bytes]) -> bytes:
         if _overlap(s0, s1, desc.key_table, desc.table_end):
             raise ImageError(f"firmware bytes [{s0:#x}, {s1:#x}) overlap the key table "
                              f"[{desc.key_table:#x}, {desc.table_end:#x})")
-    size = max([desc.table_end, *(s1 for _, s1 in spans), *(c.end for c in desc.contexts)])
+        for ctx in desc.contexts:
+            for t0, t1 in ctx.spans():
+                for x0, x1 in ((t0, min(t1, ctx.start)), (max(t0, ctx.end), t1)):
+                    if x0 < x1 and _overlap(s0, s1, x0, x1):
+                        raise ImageError(f"firmware bytes [{s0:#x}, {s1:#x}) lie in [{x0:#x}, {x1:#x}), "
+                                         f"where {ctx.describe()} stores its tags")
+    size = max([desc.table_end, *(s1 for _, s1 in spans), *(t1 for c in desc.contexts for _, t1 in c.spans())])
     image = bytearray([ERASED]) * size
     for off, data in segments.items():
         image[off:off + len(data)] = data
     image[desc.key_table:desc.table_end] = key_table(desc)
     for ctx in desc.contexts:
-        image[ctx.start:ctx.end] = ctr_crypt(ctx.key, ctx.iv, bytes(image[ctx.start:ctx.end]))
+        _store(image, ctx, ctr_crypt(ctx.key, ctx.iv, bytes(image[ctx.start:ctx.end])))
     return bytes(image)
 
 
@@ -373,19 +518,38 @@ def _check_table(image: bytes, desc: Description) -> None:
                          f"version {TABLE_VERSION}, {len(desc.contexts)} contexts")
     for ctx in desc.contexts:
         entry = table[TABLE_HEADER + TABLE_ENTRY * ctx.index:][:TABLE_ENTRY]
-        try:
-            key = aes_key_unwrap(desc.kek, entry[:24])
-        except InvalidUnwrap as exc:
-            raise ImageError(f"{where}: the key blob of {ctx.describe()} fails the RFC 3394 integrity "
-                             "check under the description's KEK") from exc
-        if key != ctx.key:
-            raise ImageError(f"{where}: the key blob of {ctx.describe()} holds a different key")
-        start, end, flags, _ = struct.unpack_from("<IIII", entry, 32)
-        want_flags = FLAG_ENABLE | (FLAG_LOCK if ctx.lock else 0)
-        if entry[24:32] != ctx.nonce or (start, end, flags) != (ctx.start, ctx.end, want_flags):
-            raise ImageError(f"{where}: the entry of {ctx.describe()} has nonce {entry[24:32].hex()}, "
-                             f"[{start:#x}, {end:#x}), flags {flags}; want {ctx.nonce.hex()}, "
-                             f"[{ctx.start:#x}, {ctx.end:#x}), flags {want_flags}")
+        _check_blob(desc.kek, entry[:24], ctx.key, f"{where}: the key blob of {ctx.describe()}")
+        if ctx.integrity is not None:
+            _check_blob(desc.kek, entry[24:48], ctx.integrity.mac_key, f"{where}: the MAC key blob of {ctx.describe()}")
+        elif entry[24:48] != bytes(24):
+            raise ImageError(f"{where}: {ctx.describe()} has no integrity but its MAC key blob is not zero")
+        got = (entry[48:56].hex(), *struct.unpack_from("<IIIII", entry, 56))
+        i = ctx.integrity
+        want = (ctx.nonce.hex(), ctx.start, ctx.end, ctx.flags, i.version if i else 0, i.tag_base if i else 0)
+        if got != want:
+            fields = "nonce {}, start {:#x}, end {:#x}, flags {}, version {}, tag base {:#x}"
+            raise ImageError(f"{where}: the entry of {ctx.describe()} has {fields.format(*got)}; "
+                             f"want {fields.format(*want)}")
+
+
+def _check_blob(kek: bytes, blob: bytes, key: bytes, what: str) -> None:
+    try:
+        unwrapped = aes_key_unwrap(kek, blob)
+    except InvalidUnwrap as exc:
+        raise ImageError(f"{what} fails the RFC 3394 integrity check under the description's KEK") from exc
+    if unwrapped != key:
+        raise ImageError(f"{what} holds a different key")
+
+
+def _check_tags(image: bytes, ctx: Context, where: str) -> None:
+    """Every line of an integrity context carries the tag of its stored ciphertext."""
+    ciphertext, stored = _stored_lines(image, ctx)
+    for k, (want, got) in enumerate(zip(_tags(ctx, ciphertext), stored)):
+        if want != got:
+            offset = ctx.start + k * LINE
+            raise ImageError(f"{where}: {ctx.describe()}: the line at {offset:#x} fails its tag (a changed "
+                             "line or tag, a line from another address or image version, or another "
+                             "nonce, version or MAC key)")
 
 
 def _first_difference(a: bytes, b: bytes, lo: int, hi: int) -> int | None:
@@ -405,8 +569,9 @@ def encrypt(firmware: Path, description: Path, output: Path) -> Report:
 
 def verify(image_path: Path, description: Path, firmware: Path | None = None) -> Report:
     """Check an image against its description: the key table (blobs unwrap under the KEK to the
-    described keys, nonces, bounds and flags) and that every region is inside the image; with the
-    firmware too, every byte (each region decrypts to the firmware). Raises ImageError."""
+    described keys, nonces, bounds, flags, versions and tag bases), that every region is inside
+    the image and that every line of an integrity context carries its tag; with the firmware
+    too, every byte (each region decrypts to the firmware). Raises ImageError."""
     desc = load_description(description)
     try:
         image = image_path.read_bytes()
@@ -414,8 +579,12 @@ def verify(image_path: Path, description: Path, firmware: Path | None = None) ->
         raise ImageError(f"no image file {image_path}") from exc
     _check_table(image, desc)
     for ctx in desc.contexts:
-        if ctx.end > len(image):
-            raise ImageError(f"{image_path}: {ctx.describe()} runs past the end of the image ({len(image):#x})")
+        last = max(t1 for _, t1 in ctx.spans())
+        if last > len(image):
+            raise ImageError(f"{image_path}: {ctx.describe()} runs past the end of the image ({len(image):#x}; "
+                             f"it stores bytes up to {last:#x})")
+        if ctx.integrity is not None:
+            _check_tags(image, ctx, str(image_path))
     if firmware is None:
         return Report(len(image), 0, desc.contexts, False)
     segments = load_firmware(firmware, desc)
@@ -423,7 +592,7 @@ def verify(image_path: Path, description: Path, firmware: Path | None = None) ->
     if len(image) != len(expected):
         raise ImageError(f"{image_path}: {len(image)} bytes, expected {len(expected)}")
     for ctx in desc.contexts:
-        bad = _first_difference(image, expected, ctx.start, ctx.end)
+        bad = _first_difference(image, expected, *ctx.stored)
         if bad is not None:
             raise ImageError(f"{image_path}: {ctx.describe()} does not decrypt to the firmware "
                              f"(first difference at {bad:#x})")

@@ -5,15 +5,17 @@ from __future__ import annotations
 import random
 import struct
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.cmac import CMAC
 from cryptography.hazmat.primitives.keywrap import aes_key_unwrap
 
 from aesoc import image
-from aesoc.toolchain import riscv_tool
+from aesoc.toolchain import REPO, riscv_tool
 
 KEK = bytes(range(16))
 
@@ -36,6 +38,12 @@ def description(**over: Any) -> dict[str, Any]:
     }
     data.update(over)
     return data
+
+
+# A third context with per-line tags in a separate tag area (after the two above).
+INTEGRITY_CONTEXT: dict[str, Any] = {
+    "start": 0x4000, "end": 0x5000, "key": "11" * 16, "nonce": "a0a1a2a3a4a5a6a7", "integrity": True,
+    "mac_key": "22" * 16, "version": 7, "layout": "separate", "tag_base": 0x8000}
 
 
 def write_toml(path: Path, data: dict[str, Any]) -> Path:
@@ -81,15 +89,23 @@ def test_regions_are_plain_ctr_with_one_iv(tmp_path: Path) -> None:
 
 
 def test_key_table_layout(tmp_path: Path) -> None:
-    desc = image.parse_description(description())
+    desc = image.parse_description(description(context=[*description()["context"], INTEGRITY_CONTEXT]))
     table = image.key_table(desc)
-    assert table[:4] == b"OTFK" and struct.unpack_from("<III", table, 4) == (1, 2, 0)
+    assert table[:4] == b"OTFK" and struct.unpack_from("<III", table, 4) == (2, 3, 0)
+    assert len(table) == 16 + 80 * 3
     for ctx in desc.contexts:
-        entry = table[16 + 48 * ctx.index:][:48]
+        entry = table[16 + 80 * ctx.index:][:80]
         assert aes_key_unwrap(KEK, entry[:24]) == ctx.key
-        assert entry[24:32] == ctx.nonce
-        assert struct.unpack_from("<IIII", entry, 32) == (ctx.start, ctx.end, 1 | (2 if ctx.lock else 0), 0)
+        assert entry[48:56] == ctx.nonce
+        if ctx.integrity is None:
+            assert entry[24:48] == bytes(24)
+            assert struct.unpack_from("<IIIIII", entry, 56) == (ctx.start, ctx.end, 1 | (2 if ctx.lock else 0), 0, 0, 0)
+        else:
+            assert aes_key_unwrap(KEK, entry[24:48]) == ctx.integrity.mac_key
+            # flags: enable, integrity, separate tag area; then version and tag base
+            assert struct.unpack_from("<IIIIII", entry, 56) == (ctx.start, ctx.end, 1 | 4 | 8, 7, 0x8000, 0)
     assert all(ctx.key not in table for ctx in desc.contexts)
+    assert bytes.fromhex(INTEGRITY_CONTEXT["mac_key"]) not in table
 
 
 def build_elf(tmp_path: Path) -> Path:
@@ -161,7 +177,7 @@ def test_elf_segment_outside_window(tmp_path: Path) -> None:
                   for i in range(5)]},
      r"5 contexts, the controller has 4"),
     ({"context": [{"start": 0, "end": 0x1000, "key": "00" * 16, "nonce": "00" * 8}]},
-     r"key table \[0x400, 0x440\) lies in context 0"),
+     r"key table \[0x400, 0x460\) lies in context 0"),
     ({"key_table": 0x402}, r"key_table 0x402 must be 4-byte aligned"),
     ({"colour": "red"}, r"unknown key\(s\) colour"),
     ({"context": [{"start": 0x1000, "end": 0x2000, "key": "00" * 16, "nonce": "00" * 8, "enable": True}]},
@@ -231,3 +247,180 @@ def test_verify(tmp_path: Path) -> None:
     short.write_bytes(data[:0x3100])
     with pytest.raises(image.ImageError, match="ends at 0x3100, before the table does"):
         image.verify(short, desc)
+
+
+def cmac_tag(mac_key: bytes, nonce: bytes, version: int, offset: int, line: bytes) -> bytes:
+    """docs/xip.md's construction, written out from SP 800-38B with `cryptography`'s CMAC."""
+    mac = CMAC(algorithms.AES(mac_key))
+    mac.update(nonce + struct.pack(">II", version, offset) + line)
+    return mac.finalize()[:8]
+
+
+def integrity_description(layout: str, **over: Any) -> dict[str, Any]:
+    ctx: dict[str, Any] = {"start": 0x1000, "end": 0x2000, "key": "2b7e151628aed2a6abf7158809cf4f3c",
+                           "nonce": "f0f1f2f3f4f5f6f7", "integrity": True, "mac_key": "000102030405060708090a0b0c0d0e0f",
+                           "version": 5, "layout": layout}
+    if layout == "separate":
+        ctx["tag_base"] = 0x3000
+    ctx.update(over)
+    return description(context=[ctx], binary_offset=0x1000)
+
+
+@pytest.mark.parametrize("layout", image.LAYOUTS)
+def test_integrity_layouts(tmp_path: Path, layout: str) -> None:
+    """Each line is CTR ciphertext at its logical offset's counter; its tag binds nonce, version
+    and offset; interleaved lines sit at START + 40 k with the tag after them, separate ones stay
+    in place with the tags at tag_base + 8 k."""
+    rng = random.Random(layout)
+    fw = tmp_path / "fw.bin"
+    fw.write_bytes(rng.randbytes(0x1000))
+    desc_data = integrity_description(layout)
+    desc = write_toml(tmp_path / "d.toml", desc_data)
+    flash = tmp_path / "flash.bin"
+    image.encrypt(fw, desc, flash)
+    data = flash.read_bytes()
+    ctx = desc_data["context"][0]
+    key, nonce, mac_key = (bytes.fromhex(ctx[k]) for k in ("key", "nonce", "mac_key"))
+    plain = fw.read_bytes()
+    enc = Cipher(algorithms.AES(key), modes.CTR(nonce + (0x1000 // 16).to_bytes(8, "big"))).encryptor()
+    ciphertext = enc.update(plain) + enc.finalize()
+    for k in range(0x1000 // 32):
+        line = ciphertext[32 * k:32 * k + 32]
+        tag = cmac_tag(mac_key, nonce, 5, 0x1000 + 32 * k, line)
+        if layout == "interleaved":
+            at, tag_at = 0x1000 + 40 * k, 0x1000 + 40 * k + 32
+        else:
+            at, tag_at = 0x1000 + 32 * k, 0x3000 + 8 * k
+        assert data[at:at + 32] == line and data[tag_at:tag_at + 8] == tag, f"line {k}"
+    assert len(data) == (0x1000 + 0x1400 if layout == "interleaved" else 0x3000 + 0x400)
+    assert image.verify(flash, desc, fw).checked_firmware
+
+
+@pytest.mark.parametrize("layout", image.LAYOUTS)
+def test_verify_finds_every_tamper(tmp_path: Path, layout: str) -> None:
+    """`verify` (without the firmware) refuses a flipped ciphertext or tag bit, a line copied to
+    another address, a line from an older image version, and a key table whose nonce or version
+    was changed."""
+    rng = random.Random(1)
+    fw = tmp_path / "fw.bin"
+    fw.write_bytes(rng.randbytes(0x1000))
+    desc = write_toml(tmp_path / "d.toml", integrity_description(layout))
+    good, old = tmp_path / "good.bin", tmp_path / "old.bin"
+    image.encrypt(fw, desc, good)
+    image.encrypt(fw, write_toml(tmp_path / "old.toml", integrity_description(layout, version=4)), old)
+    data, older = good.read_bytes(), old.read_bytes()
+    assert image.verify(good, desc).contexts
+    stride = 40 if layout == "interleaved" else 32
+
+    def changed(name: str, edit: Any) -> Path:
+        bad = bytearray(data)
+        edit(bad)
+        path = tmp_path / f"{name}.bin"
+        path.write_bytes(bytes(bad))
+        return path
+
+    def flip(offset: int) -> Any:
+        return lambda b: b.__setitem__(offset, b[offset] ^ 0x10)
+
+    def copy_line(b: bytearray) -> None:  # line 3 (with its tag) replaces line 5
+        tag_of = (lambda k: 0x1000 + 40 * k + 32) if layout == "interleaved" else (lambda k: 0x3000 + 8 * k)
+        b[0x1000 + stride * 5:][:32] = data[0x1000 + stride * 3:][:32]
+        b[tag_of(5):tag_of(5) + 8] = data[tag_of(3):tag_of(3) + 8]
+
+    def roll_back(b: bytearray) -> None:  # everything of the context from the version-4 image
+        b[0x1000:] = older[0x1000:]
+
+    tag_offset = 0x1000 + 40 * 2 + 32 if layout == "interleaved" else 0x3000 + 8 * 2
+    for name, edit, line in (("ct", flip(0x1000 + stride * 9 + 7), 0x1000 + 32 * 9), ("tag", flip(tag_offset), 0x1040),
+                             ("moved", copy_line, 0x10a0), ("rollback", roll_back, 0x1000)):
+        with pytest.raises(image.ImageError, match=rf"the line at {line:#x} fails its tag"):
+            image.verify(changed(name, edit), desc)
+    entry = 0x400 + 16
+    for field, offset in (("nonce", entry + 48), ("version", entry + 68)):
+        with pytest.raises(image.ImageError, match=r"the entry of context 0 .* has"):
+            image.verify(changed(field, flip(offset)), desc)
+    # A description with another version accepts nothing of this image: its tags bind version 5.
+    bumped = write_toml(tmp_path / "v6.toml", integrity_description(layout, version=6))
+    with pytest.raises(image.ImageError, match="has nonce .* version 5"):
+        image.verify(good, bumped)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"mac_key": None}, r"context 0: integrity needs mac_key"),
+    ({"version": None}, r"context 0: integrity needs version"),
+    ({"version": 1 << 32}, r"version 4294967296 does not fit in 32 bits"),
+    ({"layout": "diagonal"}, r"layout 'diagonal' must be one of interleaved, separate"),
+    ({"tag_base": 0x3000}, r"tag_base is needed with layout = \"separate\" and only there"),
+    ({"mac_key": "00" * 8}, r"mac_key must be 16 bytes"),
+    ({"end": 0xFF000}, r"stores bytes up to 0x13e800, outside the flash"),
+])
+def test_bad_integrity_descriptions(tmp_path: Path, change: dict[str, Any], message: str) -> None:
+    data = integrity_description("interleaved")
+    for k, v in change.items():
+        if v is None:
+            del data["context"][0][k]
+        else:
+            data["context"][0][k] = v
+    with pytest.raises(image.ImageError, match=message):
+        image.load_description(write_toml(tmp_path / "bad.toml", data))
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (integrity_description("separate", tag_base=0x3004), r"tag_base 0x3004 must be a multiple of 8"),
+    (integrity_description("separate", tag_base=0x1800), r"tag area \[0x1800, 0x1c00\) lies in the region"),
+    (integrity_description("separate", tag_base=0x200), r"key table \[0x400, 0x460\) lies in context 0 .*"
+                                                        r"stores \[0x200, 0x600\)"),
+    (description(context=[integrity_description("interleaved")["context"][0],
+                          {"start": 0x2000, "end": 0x2400, "key": "00" * 16, "nonce": "00" * 8}]),
+     r"context 1 \[0x2000, 0x2400\) overlaps context 0 \[0x1000, 0x2000\) \(context 0 .* stores \[0x1000, 0x2400\)\)"),
+    ({**description(context=[]), "integrity": True}, r"unknown key\(s\) integrity"),
+    (description(context=[{"start": 0x1000, "end": 0x2000, "key": "00" * 16, "nonce": "00" * 8, "version": 3}]),
+     r"context 0: version only apply with integrity = true"),
+])
+def test_bad_integrity_layouts(tmp_path: Path, data: dict[str, Any], message: str) -> None:
+    with pytest.raises(image.ImageError, match=message):
+        image.load_description(write_toml(tmp_path / "bad.toml", data))
+
+
+def test_firmware_in_the_tags_is_refused(tmp_path: Path) -> None:
+    fw = tmp_path / "fw.bin"
+    fw.write_bytes(bytes(0x1100))  # at 0x1000: past the region's end, where its interleaved tags go
+    data = integrity_description("interleaved")
+    with pytest.raises(image.ImageError, match=r"lie in \[0x2000, 0x2400\), where context 0 .* stores its tags"):
+        image.encrypt(fw, write_toml(tmp_path / "d.toml", data), tmp_path / "o.bin")
+
+
+def doc_script(tmp_path: Path) -> Path:
+    """The image script of docs/xip.md ("Building an image without aesoc"), as the page prints it."""
+    text = (REPO / "docs" / "xip.md").read_text()
+    block = text.split("```python\n# make_image.py", 1)[1].split("```", 1)[0]
+    script = tmp_path / "make_image.py"
+    script.write_text("# make_image.py" + block)
+    return script
+
+
+def run_doc_script(script: Path, plain: Path, out: Path, desc: image.Description) -> None:
+    (ctx,) = desc.contexts
+    assert ctx.integrity is not None
+    i = ctx.integrity
+    args = [plain, out, desc.kek.hex(), ctx.key.hex(), i.mac_key.hex(), ctx.nonce.hex(), hex(i.version),
+            hex(ctx.start), hex(ctx.end), hex(desc.key_table), i.layout]
+    subprocess.run([sys.executable, str(script), *map(str, args), *([hex(i.tag_base)] if i.tag_base else [])],
+                   check=True, capture_output=True)
+
+
+@pytest.mark.parametrize("layout", image.LAYOUTS)
+def test_doc_script_writes_what_the_tool_writes(tmp_path: Path, layout: str) -> None:
+    rng = random.Random(layout)
+    firmware = rng.randbytes(0xC00)  # shorter than the region: its erased tail is encrypted too
+    plain = tmp_path / "plain.bin"
+    plain.write_bytes(b"\xff" * 0x1000 + firmware)
+    fw = tmp_path / "fw.bin"
+    fw.write_bytes(firmware)
+    desc_path = write_toml(tmp_path / "d.toml", integrity_description(layout))
+    desc = image.load_description(desc_path)
+    ours, theirs = tmp_path / "ours.bin", tmp_path / "theirs.bin"
+    image.encrypt(fw, desc_path, ours)
+    run_doc_script(doc_script(tmp_path), plain, theirs, desc)
+    assert theirs.read_bytes() == ours.read_bytes()
+    assert image.verify(theirs, desc_path, fw).checked_firmware
