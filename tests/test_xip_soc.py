@@ -7,6 +7,8 @@ data, a part whose OTP KEK differs from the one the blobs were wrapped under."""
 from __future__ import annotations
 
 import random
+import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +16,9 @@ import pytest
 
 from aesoc import firmware, image, outcome, soc
 from aesoc.run import RunResult, build_and_run, flash_image_path, run
-from aesoc.toolchain import REPO, ToolError
+from aesoc.socdesc import UNCACHED_BIT
+from aesoc.toolchain import REPO, ToolError, riscv_tool
+from test_image_tool import doc_script, run_doc_script
 
 PROGRAM = REPO / "fw" / "tests" / "xip_boot"
 CONFIG = "full"
@@ -51,6 +55,24 @@ def random_description(rng: random.Random, layout: image.XipLayout, kek: bytes) 
         "context": [{"start": a, "end": b, "key": rng.randbytes(16).hex(), "nonce": rng.randbytes(8).hex(),
                      "lock": i == locked} for i, (a, b) in enumerate(zip(bounds, bounds[1:]))],
     }
+
+
+def integrity_description(rng: random.Random, layout: image.XipLayout, kek: bytes, tags: str,
+                          version: int = 9) -> dict[str, Any]:
+    """Integrity over the whole program: one interleaved context (its stored lines run a quarter
+    past its end, so interleaved contexts cannot adjoin), or one to four adjoining contexts with
+    their separate tag areas one after another behind the program."""
+    data = random_description(rng, layout, kek)
+    if tags == "interleaved":
+        lo, hi = layout.program_span
+        data["context"] = [{**data["context"][0], "start": lo, "end": hi}]
+    tag_base = layout.program_span[1]
+    for ctx in data["context"]:
+        ctx.update(integrity=True, mac_key=rng.randbytes(16).hex(), version=version, layout=tags)
+        if tags == "separate":
+            ctx["tag_base"] = tag_base
+            tag_base += (ctx["end"] - ctx["start"]) // image.LINE * image.TAG
+    return data
 
 
 def boot_record(result: RunResult) -> dict[str, Any]:
@@ -145,7 +167,7 @@ def test_corrupted_table_stops_at_boot(xip_elf: Path, tmp_path: Path) -> None:
     flash = tmp_path / "flash.bin"
     image.encrypt(xip_elf, desc_path, flash)
     data = bytearray(flash.read_bytes())
-    data[4] ^= 0x02  # version 1 -> 3
+    data[4] ^= 0x02  # version 2 -> 0
     flash.write_bytes(bytes(data))
     result = run(soc.build_model(soc.load_config(CONFIG)), xip_elf, max_cycles=MAX_CYCLES, flash_image=flash, kek=kek)
     assert result.status == "exit" and result.code == firmware.XIP_BOOT_EXIT["table"], result.console
@@ -185,3 +207,118 @@ def test_cli_image_needs_xip_placement(tmp_path: Path, capsys: pytest.CaptureFix
 
     assert main(["run", "fw/tests/hello", "--image", str(tmp_path / "any.toml")]) == outcome.HARNESS_ERROR
     assert "needs placement 'xip'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("tags", image.LAYOUTS)
+def test_integrity_image(xip_elf: Path, tmp_path: Path, tags: str) -> None:
+    """The self test runs from an image whose every line is checked against its tag."""
+    rng = random.Random(tags)
+    kek = rng.randbytes(16)
+    desc_path = tmp_path / f"integ-{tags}.toml"
+    desc = image.write_description(desc_path, integrity_description(rng, image.xip_layout(xip_elf), kek, tags))
+    result, line = go(desc_path)
+    passed(result, line)
+    n = len(desc.contexts)
+    assert boot_record(result) == {"kind": "xip_boot", "status": "ok", "contexts": n,
+                                   "key_valid": (1 << n) - 1, "active": (1 << n) - 1}
+    for secret in [kek, *(c.key for c in desc.contexts), *(c.integrity.mac_key for c in desc.contexts if c.integrity)]:
+        assert secret.hex() not in (line + result.console + result.stderr).lower()
+
+
+def symbol_offset(elf: Path, name: str) -> int:
+    """Flash offset of a symbol of the XIP program."""
+    from elftools.elf.elffile import ELFFile
+
+    with open(elf, "rb") as handle:
+        (sym,) = ELFFile(handle).get_section_by_name(".symtab").get_symbol_by_name(name)
+    return (sym["st_value"] & ~UNCACHED_BIT) - image.FLASH_WINDOW
+
+
+def stored_at(ctx: image.Context, offset: int) -> tuple[int, int]:
+    """Where the line holding flash offset `offset` and its tag are stored."""
+    assert ctx.integrity is not None
+    k = (offset - ctx.start) // image.LINE
+    if ctx.integrity.layout == "interleaved":
+        at = ctx.start + k * (image.LINE + image.TAG)
+        return at, at + image.LINE
+    return ctx.start + k * image.LINE, ctx.integrity.tag_base + k * image.TAG
+
+
+def tampered_run(xip_elf: Path, tmp_path: Path, tags: str, tamper: str) -> tuple[RunResult, int]:
+    """Build an integrity image, change it the way `tamper` says around main()'s first line, boot
+    it; return the run and the flash offset of that line."""
+    rng = random.Random(f"{tags}-{tamper}")
+    kek = rng.randbytes(16)
+    layout = image.xip_layout(xip_elf)
+    desc_path = tmp_path / "integ.toml"
+    desc = image.write_description(desc_path, integrity_description(rng, layout, kek, tags))
+    flash = tmp_path / "flash.bin"
+    image.encrypt(xip_elf, desc_path, flash)
+    data = bytearray(flash.read_bytes())
+    target = symbol_offset(xip_elf, "main") & ~(image.LINE - 1)
+    (ctx,) = [c for c in desc.contexts if c.start <= target < c.end]
+    line_at, tag_at = stored_at(ctx, target)
+    if tamper == "ciphertext":
+        data[line_at + 5] ^= 0x04
+    elif tamper == "tag":
+        data[tag_at + 7] ^= 0x80
+    elif tamper == "moved":  # the line after main's, with its own tag, put in main's place
+        next_at, next_tag = stored_at(ctx, target + image.LINE)
+        data[line_at:line_at + image.LINE] = data[next_at:next_at + image.LINE]
+        data[tag_at:tag_at + image.TAG] = data[next_tag:next_tag + image.TAG]
+    elif tamper == "rollback":  # the same program as an older image version of the same context
+        old_path = tmp_path / "old.toml"
+        old = integrity_description(random.Random(f"{tags}-{tamper}"), layout, kek, tags, version=8)
+        image.write_description(old_path, old)
+        older = tmp_path / "older.bin"
+        image.encrypt(xip_elf, old_path, older)
+        old_data = older.read_bytes()
+        data[line_at:line_at + image.LINE] = old_data[line_at:line_at + image.LINE]
+        data[tag_at:tag_at + image.TAG] = old_data[tag_at:tag_at + image.TAG]
+    elif tamper == "table-version":
+        data[desc.key_table + 16 + 80 * ctx.index + 68] ^= 0x01
+    else:
+        raise AssertionError(tamper)
+    flash.write_bytes(bytes(data))
+    result = run(soc.build_model(soc.load_config(CONFIG)), xip_elf, max_cycles=MAX_CYCLES, flash_image=flash, kek=kek)
+    return result, target
+
+
+@pytest.mark.parametrize(("tags", "tamper"), [
+    ("interleaved", "ciphertext"), ("interleaved", "tag"), ("interleaved", "moved"), ("interleaved", "rollback"),
+    ("separate", "ciphertext"), ("separate", "table-version"),
+])
+def test_tampered_flash_never_runs(xip_elf: Path, tmp_path: Path, tags: str, tamper: str) -> None:
+    """A changed line or tag, a line moved from another address, a line from an older image version,
+    a changed version in the key table: the fetch of main()'s line ends in the platform's bus error
+    at that line, before any of its instructions runs."""
+    result, target = tampered_run(xip_elf, tmp_path, tags, tamper)
+    assert result.outcome == "bus_error" and result.code == outcome.BUS_ERROR, result.console
+    assert boot_record(result)["status"] == "ok" and not result.records_of("xip_soc")
+    match = re.search(r"\*\*\* bus error: master \d+ address 0x([0-9a-f]{8})", result.console)
+    assert match, result.console
+    failed = int(match.group(1), 16)
+    if tamper == "table-version":  # every line of the context fails: the first fetched from it stops the run
+        assert failed & 0x7FFFFFFF >= image.FLASH_WINDOW
+    else:
+        assert (failed & 0x7FFFFFFF) - image.FLASH_WINDOW >> 5 == target >> 5, hex(failed)
+
+
+def test_image_from_the_doc_script_boots(xip_elf: Path, tmp_path: Path) -> None:
+    """docs/xip.md's cryptography-only script, fed the program's flash bytes as objcopy writes them
+    (not through aesoc), builds an image the SoC boots and runs the self test from."""
+    layout = image.xip_layout(xip_elf)
+    rng = random.Random(5)
+    kek = rng.randbytes(16)
+    data = integrity_description(rng, layout, kek, "interleaved")
+    desc = image.parse_description(data)
+    body = tmp_path / "body.bin"
+    subprocess.run([riscv_tool("objcopy"), "-O", "binary", "--gap-fill", "0xff", "-j", ".text", "-j", ".rodata",
+                    "-j", ".data", str(xip_elf), str(body)], check=True, capture_output=True)
+    plain = tmp_path / "plain.bin"
+    plain.write_bytes(b"\xff" * layout.code_start + body.read_bytes())
+    flash = tmp_path / "flash.bin"
+    run_doc_script(doc_script(tmp_path), plain, flash, desc)
+    result = run(soc.build_model(soc.load_config(CONFIG)), xip_elf, max_cycles=MAX_CYCLES, flash_image=flash, kek=kek)
+    passed(result, "image from docs/xip.md's script")
+    assert boot_record(result)["status"] == "ok"

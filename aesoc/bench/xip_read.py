@@ -1,8 +1,10 @@
-"""Benchmark `xip-read`: NXP AN13198's flash read measurement, plaintext vs OTFAD, on aesoc.
+"""Benchmark `xip-read`: NXP AN13198's flash read measurement, plaintext vs OTFAD, on aesoc, and
+what per-line integrity costs in each tag layout.
 
-One binary (fw/bench/xip_read, linked to execute in place) runs from two flash images: plaintext
-(key table without contexts) and encrypted (one OTFAD context with a random key and nonce over the
-whole program, its read-only buffers included). Loops in SRAM read two buffers of 4 KB and of
+One binary (fw/bench/xip_read, linked to execute in place) runs from four flash images: plaintext
+(key table without contexts), encrypted (one OTFAD context with a random key and nonce over the
+whole program, its read-only buffers included) and the same context in integrity mode with
+interleaved and with separate tags (docs/xip.md, "Integrity"). Loops in SRAM read two buffers of 4 KB and of
 16 KB with 8/16/32-bit loads and bursts of eight 32-bit loads, linearly or alternating between the
 buffers, with the D-cache bypassed (uncached alias), invalidated, and filled (second pass). MB/s
 at a nominal clock; the app note's figures beside ours; cycles plaintext vs OTFAD; line refill and
@@ -46,22 +48,32 @@ DCACHE = ("disabled", "invalidated", "filled")
 ROWS = [("linear", "8-bit"), ("linear", "16-bit"), ("linear", "32-bit"), ("linear", "burst8"),
         ("pingpong", "8-bit"), ("pingpong", "16-bit"), ("pingpong", "32-bit")]
 ACCESS_KEY = {"8-bit": "8", "16-bit": "16", "32-bit": "32", "burst8": "burst8"}
-IMAGES = ("plain", "otfad")
-IMAGE_LABEL = {"plain": "Standard (plaintext image)", "otfad": "OTFAD (encrypted image)"}
+IMAGES = ("plain", "otfad", *(f"integ-{layout}" for layout in image.LAYOUTS))
+AN_IMAGES = ("plain", "otfad")  # the app note's two rows
+IMAGE_LABEL = {"plain": "Standard (plaintext image)", "otfad": "OTFAD (encrypted image)",
+               **{f"integ-{layout}": f"OTFAD + integrity, {layout} tags" for layout in image.LAYOUTS}}
 # One run reads every cell of the AN13198 layout, beyond the default bound.
 MAX_CYCLES = 200_000_000
 
 
 def _descriptions(elf_dir_name: str, span: tuple[int, int], key_table: int) -> dict[str, Any]:
-    """Plaintext and OTFAD image descriptions of the same program, under one part's KEK."""
+    """The program's image descriptions (IMAGES) under one part's KEK: plaintext, one OTFAD
+    context over the whole program, and that context with integrity in each tag layout (the
+    separate tag area right after the region)."""
     out = BUILD / "bench" / elf_dir_name
     kek = secrets.token_bytes(16).hex()
-    plain = out / "xip-read-plain.toml"
-    image.write_description(plain, {"kek": kek, "key_table": key_table})
-    otfad = out / "xip-read-otfad.toml"
-    image.write_description(otfad, {"kek": kek, "key_table": key_table, "context": [
-        {"start": span[0], "end": span[1], "key": secrets.token_hex(16), "nonce": secrets.token_hex(8)}]})
-    return {"plain": plain, "otfad": otfad}
+    context = {"start": span[0], "end": span[1], "key": secrets.token_hex(16), "nonce": secrets.token_hex(8)}
+    integrity = {"integrity": True, "mac_key": secrets.token_hex(16), "version": 1}
+    contexts: dict[str, list[dict[str, Any]]] = {
+        "plain": [], "otfad": [context],
+        "integ-interleaved": [{**context, **integrity, "layout": "interleaved"}],
+        "integ-separate": [{**context, **integrity, "layout": "separate", "tag_base": span[1]}],
+    }
+    paths = {}
+    for img in IMAGES:
+        paths[img] = out / f"xip-read-{img}.toml"
+        image.write_description(paths[img], {"kek": kek, "key_table": key_table, "context": contexts[img]})
+    return paths
 
 
 def _checked(result: RunResult, line: str) -> None:
@@ -114,7 +126,7 @@ def run(ctx: BenchContext) -> BenchResult:
 
     paper = published("xip-read")
     an_rows: list[list[Any]] = []
-    for img in IMAGES:
+    for img in AN_IMAGES:
         for pattern, access in ROWS:
             row: list[Any] = [IMAGE_LABEL[img], "Linear" if pattern == "linear" else "PingPong", access]
             for size in sizes:
@@ -168,17 +180,19 @@ def run(ctx: BenchContext) -> BenchResult:
         single_frame = SCK_DIV * (command + ADDRESS + MODE + DUMMY + 8) + FIXED_OVERHEAD
         mode = "continuous-read mode" if cont else "command sent"
         for img in IMAGES:
-            r = latency[(img, cont)]
-            core = r["refill"] - r["hit"]
-            sram = r["sram_refill"] - r["sram_hit"]
-            bus = core - sram + SRAM_BUS_REFILL
-            single = r["single"] - r["sram_uncached"] + SRAM_BUS_SINGLE
+            bus, core, sram, single = _latencies(latency[(img, cont)])
+            if img in AN_IMAGES:
+                refill_bound, single_bound = (frame, "yes" if bus <= frame else "no"), \
+                    (single_frame, "yes" if single <= single_frame else "no")
+            else:  # integrity has no bound of its own: what it adds to OTFAD
+                otfad_bus, _, _, otfad_single = _latencies(latency[("otfad", cont)])
+                refill_bound = (f"OTFAD + {bus - otfad_bus}", "-")
+                single_bound = (f"OTFAD + {single - otfad_single}", "-")
             target_rows.append([f"line refill, {mode}", IMAGE_LABEL[img], f"{bus} (core sees {core}; SRAM {sram})",
-                                frame, "yes" if bus <= frame else "no"])
-            target_rows.append([f"single uncached 32-bit read, {mode}", IMAGE_LABEL[img], single, single_frame,
-                                "yes" if single <= single_frame else "no"])
+                                *refill_bound])
+            target_rows.append([f"single uncached 32-bit read, {mode}", IMAGE_LABEL[img], single, *single_bound])
     for size in sizes:
-        for img in IMAGES:
+        for img in AN_IMAGES:
             r = cells[(img, size, "linear", "32-bit", "disabled")]
             share = r["bytes"] / r["cycles"] / RAW_BYTES_PER_CYCLE
             target_rows.append([f"linear 32-bit uncached, {size // 1024} KB: share of the raw rate", IMAGE_LABEL[img],
@@ -204,12 +218,55 @@ def run(ctx: BenchContext) -> BenchResult:
         ],
     )
     return BenchResult(
-        tables=[an_table, diff_table, targets],
+        tables=[an_table, diff_table, targets, _integrity_table(cells, sizes)],
         records=records,
         runs=runs,
         config={"soc": CONFIG, "params": config.params, "nominal_mhz": NOMINAL_MHZ, "sck_mhz": SCK_MHZ,
                 "xip": "0xEB quad I/O, 4 dummy clocks, continuous-read mode, SCK = clk/2 (fw/xip_boot.c)",
-                "otfad_contexts": 1},
+                "otfad_contexts": 1, "integrity_layouts": list(image.LAYOUTS),
+                "default_layout": image.DEFAULT_LAYOUT},
+    )
+
+
+def _latencies(r: dict[str, Any]) -> tuple[int, int, int, int]:
+    """A latency record as (line refill at the bus, refill the core sees, the core's SRAM share,
+    single uncached read at the bus): the notes of the targets table say how."""
+    core = r["refill"] - r["hit"]
+    sram = r["sram_refill"] - r["sram_hit"]
+    return core - sram + SRAM_BUS_REFILL, core, sram, r["single"] - r["sram_uncached"] + SRAM_BUS_SINGLE
+
+
+def _integrity_table(cells: dict[tuple[str, int, str, str, str], dict[str, Any]], sizes: tuple[int, ...]) -> Table:
+    """Cycles per pass of each tag layout against OTFAD alone, and which layout is faster overall."""
+    layouts = [img for img in IMAGES if img not in AN_IMAGES]
+    rows: list[list[Any]] = []
+    totals = dict.fromkeys(["otfad", *layouts], 0)
+    for size in sizes:
+        for pattern, access in ROWS:
+            row: list[Any] = [f"{size // 1024} KB", pattern, access]
+            for dc in DCACHE:
+                base = cells[("otfad", size, pattern, access, dc)]["cycles"]
+                totals["otfad"] += base
+                row.append(base)
+                for img in layouts:
+                    c = cells[(img, size, pattern, access, dc)]["cycles"]
+                    totals[img] += c
+                    row.append(f"{c} (+{100 * (c - base) / base:.1f} %)")
+            rows.append(row)
+    best = min(layouts, key=lambda img: totals[img])
+    return Table(
+        title="Per-line integrity: cycles per pass in each tag layout against OTFAD alone",
+        columns=["buffer", "pattern", "load", *(f"{dc} {IMAGE_LABEL[img] if img == 'otfad' else img}"
+                                                 for dc in DCACHE for img in ("otfad", *layouts))],
+        rows=rows,
+        notes=[
+            "Same binary and the same OTFAD context; the integrity images add a 64-bit AES-CMAC tag per 32-byte "
+            "line (docs/xip.md, \"Integrity\"): interleaved after each line (1.25x flash), or in a separate tag "
+            "area after the region. Every line is checked before any of its bytes is answered.",
+            "All cells summed: " + ", ".join(f"{img} {totals[img]}" for img in ("otfad", *layouts))
+            + f" cycles. Faster layout: {best.removeprefix('integ-')}; the image tool's default "
+              f"(aesoc.image.DEFAULT_LAYOUT) is {image.DEFAULT_LAYOUT}.",
+        ],
     )
 
 
