@@ -322,3 +322,36 @@ def test_image_from_the_doc_script_boots(xip_elf: Path, tmp_path: Path) -> None:
     result = run(soc.build_model(soc.load_config(CONFIG)), xip_elf, max_cycles=MAX_CYCLES, flash_image=flash, kek=kek)
     passed(result, "image from docs/xip.md's script")
     assert boot_record(result)["status"] == "ok"
+
+
+@pytest.mark.parametrize("tags", image.LAYOUTS)
+def test_integrity_failure_seen_from_software(tmp_path: Path, tags: str) -> None:
+    """fw/tests/xip_integ masks the bus-error line and reads a line the test damaged in the image:
+    zeros come back (uncached and through a D-cache refill), the XIP controller records the
+    failure (status, context, the line's offset, overflow on the second) and raises its interrupt,
+    and writing 1s clears it."""
+    config = soc.load_config(CONFIG)
+    elf = firmware.build(REPO / "fw" / "tests" / "xip_integ", config, placement="xip").elf
+    rng = random.Random(f"integ-{tags}")
+    kek = rng.randbytes(16)
+    desc_path = tmp_path / "integ.toml"
+    desc = image.write_description(desc_path, integrity_description(rng, image.xip_layout(elf), kek, tags))
+    flash = tmp_path / "flash.bin"
+    image.encrypt(elf, desc_path, flash)
+    data = bytearray(flash.read_bytes())
+    target = symbol_offset(elf, "target")
+    assert target % image.LINE == 0
+    (ctx,) = [c for c in desc.contexts if c.start <= target < c.end]
+    data[stored_at(ctx, target)[0] + 17] ^= 0x20
+    flash.write_bytes(bytes(data))
+    result = run(soc.build_model(config), elf, max_cycles=MAX_CYCLES, flash_image=flash, kek=kek)
+    assert result.status == "exit" and result.code == 0, result.console
+    (rec,) = result.records_of("xip_integ")
+    window = image.FLASH_WINDOW + target
+    assert rec["target"] == window
+    assert (rec["good_errors"], rec["uncached"], rec["cached"]) == (0, 0, 0)
+    assert (rec["fail"], rec["overflow"], rec["ctx"], rec["addr"]) == (1, 0, ctx.index, target)
+    assert rec["irqs"] == 1 and rec["bus_pending"] == 1
+    assert rec["bus_addr"] & ~(image.LINE - 1) == window | UNCACHED_BIT
+    assert (rec["fail2"], rec["overflow2"], rec["addr2"], rec["bus_pending2"]) == (1, 1, target, 1)
+    assert rec["cleared"] == 0 and rec["irqs_after_clear"] == 1
