@@ -312,13 +312,13 @@ swc_crypt:
   andi t2, t2, 15
   add t2, t2, sp
   lbu t2, F_S(t2)
+  add t3, sp, t1             /* (independent work between each load and its use) */
+  addi t1, t1, 1
   add t2, t2, a6
   lbu t2, 0(t2)
-  add t3, sp, t1
+  andi t4, t1, 15
   sb t2, F_T(t3)
-  addi t1, t1, 1
-  andi t3, t1, 15
-  bnez t3, 2b
+  bnez t4, 2b
 .Lcol:
   add t2, sp, s0
   lw t4, F_T(t2)
@@ -416,12 +416,12 @@ swc_crypt:
 .Lxtime:
   li t5, 0x80808080
   and t5, t4, t5
+  srli t6, t5, 7
   xor t4, t4, t5
+  li t5, 0x1b
+  mul t6, t6, t5
   slli t4, t4, 1
-  srli t5, t5, 7
-  li t6, 0x1b
-  mul t5, t5, t6
-  xor t4, t4, t5
+  xor t4, t4, t6
   jr t0
   .size swc_crypt, . - swc_crypt
 
