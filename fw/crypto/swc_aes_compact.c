@@ -10,19 +10,40 @@
  * It brings its own public layer instead of swc_aes.c's: one routine runs every mode block by
  * block through 16-byte local copies, so buffers need no alignment and a partial CTR
  * block needs no special path. The argument checks and their order are the same as swc_aes.c's.
+ *
+ * On RV32IM the same design is hand-written assembly (swc_aes_compact_rv32.S, for size); this
+ * file then holds only the S-box, the name and the two trivial entry points, and checks the
+ * numbers the assembly uses (swc_aes_compact.h) against their C definitions.
  */
+#include <stddef.h>
+
 #include "swc_internal.h"
 
 #if defined(SWC_AES_COMPACT)
 
+#include "swc_aes_compact.h"
 #include "swc_aes_tables.h"
 
-static const uint8_t swc_sbox[256] = {SWC_SBOX_LIST(SWC_BYTE_ENTRY)};
+const uint8_t swc_compact_sbox[256] = {SWC_SBOX_LIST(SWC_BYTE_ENTRY)};
 static const char swc_name[] = "compact";
 
 const char *swc_aes_variant(void) { return swc_name; }
 
 swc_result swc_aes_init(void) { return SWC_OK; }
+
+#if SWC_CA_ASM
+
+_Static_assert(SWC_CA_ERR_NULL == SWC_ERR_NULL && SWC_CA_ERR_KEY_BITS == SWC_ERR_KEY_BITS &&
+                   SWC_CA_ERR_LENGTH == SWC_ERR_LENGTH && SWC_CA_ERR_DIRECTION == SWC_ERR_DIRECTION,
+               "swc_aes_compact.h: result codes");
+_Static_assert(SWC_CA_CTX_BYTES == sizeof(swc_aes_ctx) && SWC_CA_ROUNDS == offsetof(swc_aes_ctx, rounds) &&
+                   SWC_CA_DIRECTION == offsetof(swc_aes_ctx, direction) &&
+                   SWC_CA_ROUNDS == 4u * SWC_AES_RK_WORDS,
+               "swc_aes_compact.h: context layout");
+_Static_assert(SWC_CA_DIR_ENC == SWC_DIR_ENC && SWC_CA_DIR_DEC == SWC_DIR_DEC,
+               "swc_aes_compact.h: direction markers");
+
+#else
 
 /* Small leaf helpers called from several places: calls are cheaper in bytes than copies. */
 __attribute__((noinline)) static void swc_copy(void *dst, const void *src, size_t n) {
@@ -46,7 +67,7 @@ static swc_result swc_setkey(swc_aes_ctx *ctx, const uint8_t *key, unsigned key_
     if (j == 0 || (nk == 8 && j == 4)) {
       if (j == 0) t = swc_ror32(t, 8);
       uint32_t u = 0;
-      for (unsigned k = 0; k < 32; k += 8) u |= (uint32_t)swc_sbox[(t >> k) & 0xff] << k;
+      for (unsigned k = 0; k < 32; k += 8) u |= (uint32_t)swc_compact_sbox[(t >> k) & 0xff] << k;
       t = u;
       if (j == 0) {
         t ^= rcon;
@@ -76,9 +97,9 @@ void swc_aes_wipe(swc_aes_ctx *ctx) {
 }
 
 /* Mode flags of swc_crypt. */
-#define SWC_F_CBC 1u
-#define SWC_F_CTR 2u
-#define SWC_F_DEC 4u
+#define SWC_F_CBC ((unsigned)SWC_CA_CBC)
+#define SWC_F_CTR ((unsigned)SWC_CA_CTR)
+#define SWC_F_DEC ((unsigned)SWC_CA_DEC)
 
 /* One block of any mode on b = {s, x, c}: s the cipher state (output), x the input block, c the
  * chain block (IV or counter; the next IV on return). FIPS-197 5.1 Cipher, or with the inverse
@@ -134,10 +155,10 @@ __attribute__((noinline)) static swc_result swc_crypt(const swc_aes_ctx *ctx, ui
   if (ctx->direction != (SWC_DIR_ENC ^ (flags >> 2) * (SWC_DIR_ENC ^ SWC_DIR_DEC))) return SWC_ERR_DIRECTION;
   if ((flags & (SWC_F_CBC | SWC_F_CTR)) && chain == NULL) return SWC_ERR_NULL;
   if (!(flags & SWC_F_CTR) && len % 16u != 0) return SWC_ERR_LENGTH;
-  const uint8_t *box = swc_sbox;
+  const uint8_t *box = swc_compact_sbox;
   uint8_t inv[256]; /* the inverse S-box, derived here instead of stored */
   if (dec) {
-    for (unsigned i = 0; i < 256; ++i) inv[swc_sbox[i]] = (uint8_t)i;
+    for (unsigned i = 0; i < 256; ++i) inv[swc_compact_sbox[i]] = (uint8_t)i;
     box = inv;
   }
   uint32_t b[12]; /* state, input block, chain block */
@@ -188,5 +209,7 @@ swc_result swc_aes_ctr(const swc_aes_ctx *ctx, uint8_t counter[16], const uint8_
                        size_t len) {
   return swc_crypt(ctx, counter, in, out, len, SWC_F_CTR);
 }
+
+#endif /* SWC_CA_ASM */
 
 #endif /* SWC_AES_COMPACT */
