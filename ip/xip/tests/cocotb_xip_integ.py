@@ -82,10 +82,11 @@ async def set_integ_context(tb: XipTb, r: IntegRegion, mac_key: bytes | None = N
             await tb.reg_write(f"KEYBLOB[{i}]", int.from_bytes(blob[4 * i:4 * i + 4], "little"))
         await tb.reg_write("UNWRAP", field("UNWRAP.ctx", r.ctx) | field("UNWRAP.key", _KEY[which])
                            | field("UNWRAP.go", 1))
-        for _ in range(100):
+        for _ in range(1000):
             status = await tb.reg_read("OTFAD_STATUS")
             if not get_field("OTFAD_STATUS.busy", status):
                 break
+        assert not get_field("OTFAD_STATUS.busy", status), "key unwrap did not finish"
         assert not get_field("OTFAD_STATUS.unwrap_err", status)
     c = f"CTX[{r.ctx}]"
     await tb.reg_write(f"{c}.START", r.start)
@@ -112,8 +113,9 @@ async def setup(dut: Any, layout: int, **kw: Any) -> tuple[XipTb, IntegRegion, b
     img = build_image(plain, r, **kw)
     tb.load_flash(bytes(img))
     status = await set_integ_context(tb, r)
-    assert get_field("OTFAD_STATUS.active", status) == 1 << r.ctx
+    dut._log.info(f"OTFAD_STATUS {status:#x} INTEG_STATUS {await tb.reg_read('INTEG_STATUS'):#x}")
     assert get_field("OTFAD_STATUS.mac_valid", status) == 1 << r.ctx
+    assert get_field("OTFAD_STATUS.active", status) == 1 << r.ctx
     return tb, r, plain, img
 
 
