@@ -333,8 +333,8 @@ module xip_core #(
     assign unused_integ = ^{ctx_integ_i, ctx_layout_i, ctx_version_i, ctx_tagbase_i, mac_we_i};
   end
 
-  // Failures for INTEG_STATUS: a line that failed its check, or a read of an unusable context.
-  assign integ_fail_o = eng_fail || (err && eng_fault);
+  // Failures for INTEG_STATUS: a line that failed its check, or a read that ended in ERR.
+  assign integ_fail_o = eng_fail || err;
   assign integ_ctx_o  = eng_fail ? eng_fail_ctx : eng_req_ctx;
   assign integ_addr_o = eng_fail ? eng_fail_addr : 24'({line_w, 2'b0});
 

@@ -133,8 +133,12 @@ module xip_periph #(
   assign hwif_in.OTFAD_STATUS.mac_valid.next     = mac_valid;
 
   // Integrity failures: the first one's context and line are held until FAIL is cleared.
-  assign hwif_in.INTEG_STATUS.fail.hwset     = integ_fail;
-  assign hwif_in.INTEG_STATUS.overflow.hwset = integ_fail & hwif_out.INTEG_STATUS.fail.value;
+  // The recorded line failing again (re-read, other beats of a refill) is not a new failure.
+  logic integ_new;
+  assign integ_new = integ_fail & ~(hwif_out.INTEG_STATUS.fail.value & (integ_addr == fail_addr_q)
+                                    & (integ_ctx == fail_ctx_q));
+  assign hwif_in.INTEG_STATUS.fail.hwset     = integ_new;
+  assign hwif_in.INTEG_STATUS.overflow.hwset = integ_new & hwif_out.INTEG_STATUS.fail.value;
   assign hwif_in.INTEG_STATUS.ctx.next       = fail_ctx_q;
   assign hwif_in.INTEG_STATUS.bad_cfg.next   = bad_cfg;
   assign hwif_in.INTEG_ADDR.addr.next        = fail_addr_q;
@@ -144,7 +148,7 @@ module xip_periph #(
     if (!rst_ni) begin
       fail_ctx_q  <= '0;
       fail_addr_q <= '0;
-    end else if (integ_fail && !hwif_out.INTEG_STATUS.fail.value) begin
+    end else if (integ_new && !hwif_out.INTEG_STATUS.fail.value) begin
       fail_ctx_q  <= integ_ctx;
       fail_addr_q <= integ_addr;
     end

@@ -209,6 +209,7 @@ async def integ_tamper(dut: Any) -> None:
         await tb.reg_write("CTRL", field("CTRL.flush", 1))
         assert int(dut.irq_o.value) == 0
         await expect_fail(tb, r, plain, bad_ct, overflow=False)
+        await tb.idle(1)
         assert int(dut.irq_o.value) == 1
         # The first failure stays recorded; later ones only set OVERFLOW.
         acc = await tb.read(bad_tag)
@@ -217,11 +218,12 @@ async def integ_tamper(dut: Any) -> None:
         st = await tb.reg_read("INTEG_STATUS")
         assert get_field("INTEG_STATUS.overflow", st) == 1
         await tb.reg_write("INTEG_STATUS", field("INTEG_STATUS.fail", 1) | field("INTEG_STATUS.overflow", 1))
+        await tb.idle(1)
         assert int(dut.irq_o.value) == 0
         assert await tb.reg_read("INTEG_STATUS") & 0x3 == 0
-        await expect_fail(tb, r, plain, bad_tag, overflow=True)
+        await expect_fail(tb, r, plain, bad_tag, overflow=False)
         await tb.reg_write("INTEG_STATUS", field("INTEG_STATUS.fail", 1) | field("INTEG_STATUS.overflow", 1))
-        await expect_fail(tb, r, plain, moved, overflow=True)
+        await expect_fail(tb, r, plain, moved, overflow=False)
         await tb.reg_write("INTEG_STATUS", field("INTEG_STATUS.fail", 1) | field("INTEG_STATUS.overflow", 1))
         # Streaming into a bad line: the words before it are served, the bad one is not.
         await go_idle(tb)
@@ -305,6 +307,11 @@ async def integ_beside_ctr(dut: Any) -> None:
     ckey, cnonce = bytes(range(50, 66)), bytes(8)
     img[0x5000:0x6000] = ctr(ckey, cnonce, 0x5000, plain[0x5000:0x6000])
     tb.load_flash(bytes(img))
+    # What reads return: plaintext inside both contexts, the raw flash elsewhere (including the
+    # interleaved footprint's tail after END, which is not translated).
+    view = bytearray(img)
+    view[r.start:r.end] = plain[r.start:r.end]
+    view[0x5000:0x6000] = plain[0x5000:0x6000]
     await set_integ_context(tb, r)
     blob = aes_key_wrap(KEK, ckey)
     for i in range(6):
@@ -319,6 +326,12 @@ async def integ_beside_ctr(dut: Any) -> None:
             + list(range(0x5000 - 32, 0x5000 + 32, 4)):
         acc = await tb.read(a)
         assert not acc.err
-        check_word(plain, a, acc.data[0])
+        check_word(bytes(view), a, acc.data[0])
+    # A plain stream started below START runs up to it and stops; the line after is verified.
+    await go_idle(tb)
+    for a in range(r.start - 16, r.start + 40, 4):
+        acc = await tb.read(a)
+        assert not acc.err
+        check_word(bytes(view), a, acc.data[0])
     assert get_field("INTEG_STATUS.fail", await tb.reg_read("INTEG_STATUS")) == 0
     assert tb.flash_errors() == 0
