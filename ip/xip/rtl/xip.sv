@@ -13,7 +13,8 @@
 module xip #(
   parameter int unsigned FlashBytes       = 16 * 1024 * 1024,  // power of two, at most 16 MB
   parameter int unsigned PrefetchWords    = 16,                // 16 words = 2 x 32-byte lines
-  parameter int unsigned KsRoundsPerCycle = 1                  // keystream AES core
+  parameter int unsigned KsRoundsPerCycle = 1,                 // keystream AES core
+  parameter bit          Integrity        = 1'b1               // per-line AES-CMAC checks
 ) (
   input  wire logic         clk_i,
   input  wire logic         rst_ni,
@@ -48,10 +49,14 @@ module xip #(
   output logic              flash_cs_no,
   output logic      [3:0]   flash_io_o,
   output logic      [3:0]   flash_io_oe_o,
-  input  wire logic [3:0]   flash_io_i
+  input  wire logic [3:0]   flash_io_i,
+
+  output logic              irq_o          // an integrity failure (INTEG_STATUS, INTEG_IE)
 );
 
   localparam int unsigned AW = $clog2(FlashBytes / 4);
+
+  logic win_err;
 
   // Register port between the Wishbone bridge and the core.
   logic        reg_req, reg_req_is_wr, reg_req_stall_wr, reg_req_stall_rd;
@@ -87,13 +92,15 @@ module xip #(
   xip_periph #(
     .FlashBytes       (FlashBytes),
     .PrefetchWords    (PrefetchWords),
-    .KsRoundsPerCycle (KsRoundsPerCycle)
+    .KsRoundsPerCycle (KsRoundsPerCycle),
+    .Integrity        (Integrity)
   ) u_periph (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),
     .win_req_i          (wb_cyc_i & wb_stb_i & ~wb_we_i),
     .win_addr_i         (wb_adr_i[AW-1:0]),
     .win_ack_o          (wb_ack_o),
+    .win_err_o          (win_err),
     .win_rdata_o        (wb_dat_o),
     .reg_req_i          (reg_req),
     .reg_req_is_wr_i    (reg_req_is_wr),
@@ -112,11 +119,12 @@ module xip #(
     .flash_cs_no        (flash_cs_no),
     .flash_io_o         (flash_io_o),
     .flash_io_oe_o      (flash_io_oe_o),
-    .flash_io_i         (flash_io_i)
+    .flash_io_i         (flash_io_i),
+    .irq_o              (irq_o)
   );
 
-  // Writes to the flash window end in ERR.
-  assign wb_err_o = wb_cyc_i & wb_stb_i & wb_we_i;
+  // Writes to the flash window end in ERR, and so do reads of a line that failed its check.
+  assign wb_err_o = (wb_cyc_i & wb_stb_i & wb_we_i) | win_err;
 
   logic unused;
   assign unused = ^{wb_adr_i[29:AW], wb_dat_i, wb_sel_i, wb_cti_i, wb_bte_i};

@@ -25,7 +25,8 @@
 module xip_core #(
   parameter int unsigned FlashBytes       = 16 * 1024 * 1024,  // power of two, at most 16 MB
   parameter int unsigned PrefetchWords    = 16,                // power of two, at least 8
-  parameter int unsigned KsRoundsPerCycle = 1
+  parameter int unsigned KsRoundsPerCycle = 1,
+  parameter bit          Integrity        = 1'b1               // line integrity (xip_integ)
 ) (
   input  wire logic                               clk_i,
   input  wire logic                               rst_ni,
@@ -33,6 +34,7 @@ module xip_core #(
   input  wire logic                               req_i,
   input  wire logic [$clog2(FlashBytes / 4)-1:0]  req_addr_i,
   output logic                                    ack_o,
+  output logic                                    err_o,    // a line that failed or cannot be checked
   output logic [31:0]                             rdata_o,
 
   input  wire logic [7:0]                         cfg_div_i,
@@ -45,7 +47,12 @@ module xip_core #(
   input  wire logic [4*14-1:0]                    ctx_start_i,
   input  wire logic [4*15-1:0]                    ctx_end_i,
   input  wire logic [4*64-1:0]                    ctx_nonce_i,
+  input  wire logic [3:0]                         ctx_integ_i,
+  input  wire logic [3:0]                         ctx_layout_i,
+  input  wire logic [4*32-1:0]                    ctx_version_i,
+  input  wire logic [4*21-1:0]                    ctx_tagbase_i,
   input  wire logic                               key_we_i,
+  input  wire logic                               mac_we_i,
   input  wire logic [1:0]                         key_ctx_i,
   input  wire logic                               key_ok_i,
   /* verilator tracing_off */
@@ -53,6 +60,12 @@ module xip_core #(
   /* verilator tracing_on */
   output logic      [3:0]                         key_valid_o,
   output logic      [3:0]                         ctx_active_o,
+  output logic      [3:0]                         mac_valid_o,
+  output logic      [3:0]                         bad_cfg_o,
+  // An integrity failure (pulse): a line failed its check, or a read hit an unusable context.
+  output logic                                    integ_fail_o,
+  output logic      [1:0]                         integ_ctx_o,
+  output logic      [23:0]                        integ_addr_o,
 
   output logic                                    busy_o,
   output logic                                    cont_o,
@@ -79,6 +92,17 @@ module xip_core #(
   // OTFAD.
   logic        ks_ok;
   logic [31:0] ks_word;
+  logic [3:0]  otfad_en, armed;
+  // Line integrity engine (xip_integ).
+  logic          eng_integ, eng_fault, eng_wait, eng_poison, eng_run, eng_seq_start, eng_seq_stop;
+  logic          eng_hold, eng_ks_take, eng_push, eng_fail;
+  logic [1:0]    eng_ks_idx, eng_fail_ctx, eng_req_ctx;
+  logic [AW-1:0] eng_seq_addr, eng_push_addr;
+  logic [31:0]   eng_push_data;
+  logic [23:0]   eng_fail_addr;
+  logic          plain_miss, integ_miss, err, take_plain, take_line;
+  logic [AW-1:0] line_w, take_addr;
+  logic [31:0]   take_data;
 
   // Buffer state.
   logic [31:0] buf_q [PrefetchWords];
@@ -93,16 +117,28 @@ module xip_core #(
   assign rel   = req_w - base_q;
   assign ahead = req_w - end_w;
 
-  assign hit       = req_i && !flush_i && rel < (AW + 1)'(cnt_q);
-  assign pending   = req_i && !flush_i && !hit && active_q && ahead < (AW + 1)'(WAIT_WORDS);
-  assign miss      = req_i && !flush_i && !hit && !pending;
-  assign slot_free = cnt_q != (PW + 1)'(PrefetchWords) || base_q < last_q;
-  assign at_end    = end_w == FLASH_WORDS;
-  assign seq_hold  = !slot_free || !ks_ok || at_end;
-  assign take      = active_q && seq_word_valid && !miss && !flush_i;
+  // While the line engine owns the stream, only a read of the line it fetches waits; a plain
+  // stream never waits for words of an integrity context (OTFAD holds it at their border).
+  assign hit        = req_i && !flush_i && rel < (AW + 1)'(cnt_q);
+  assign err        = req_i && !flush_i && !hit && (eng_fault || eng_poison);
+  assign pending    = req_i && !flush_i && !hit && !err
+                   && (eng_run ? eng_wait : active_q && !eng_integ && ahead < (AW + 1)'(WAIT_WORDS));
+  assign miss       = req_i && !flush_i && !hit && !err && !pending;
+  assign plain_miss = miss && !eng_integ;
+  assign integ_miss = miss && eng_integ;
+  assign slot_free  = cnt_q != (PW + 1)'(PrefetchWords) || base_q < last_q;
+  assign at_end     = end_w == FLASH_WORDS;
+  assign seq_hold   = eng_run ? eng_hold : (!slot_free || !ks_ok || at_end);
+  assign take_plain = active_q && seq_word_valid && !miss && !flush_i && !eng_run;
+  assign take_line  = eng_push && !miss && !flush_i;
+  assign take       = take_plain || take_line;
+  assign take_addr  = eng_run ? eng_push_addr : AW'(seq_word_addr);
+  assign take_data  = eng_run ? eng_push_data : seq_word ^ ks_word;
+  // A line-integrity read starts the buffer at its line.
+  assign line_w     = {req_addr_i[AW-1:3], 3'b0};
 
-  assign seq_start = miss;
-  assign seq_stop  = flush_i;
+  assign seq_start = plain_miss || eng_seq_start;
+  assign seq_stop  = flush_i || eng_seq_stop;
 
   always_comb begin
     base_d   = base_q;
@@ -113,8 +149,8 @@ module xip_core #(
       cnt_d    = '0;
       active_d = 1'b0;
     end else if (miss) begin
-      base_d   = req_w;
-      last_d   = req_w;
+      base_d   = integ_miss ? {1'b0, line_w} : req_w;
+      last_d   = integ_miss ? {1'b0, line_w} : req_w;
       cnt_d    = '0;
       active_d = 1'b1;
     end else begin
@@ -151,16 +187,17 @@ module xip_core #(
 
   always_ff @(posedge clk_i) begin
     if (take) begin
-      buf_q[seq_word_addr[PW-1:0]] <= seq_word ^ ks_word;
+      buf_q[take_addr[PW-1:0]] <= take_data;
     end
   end
 
   assign ack_o   = hit;
+  assign err_o   = err;
   assign rdata_o = buf_q[req_addr_i[PW-1:0]];
 
   // Statistics: how each acknowledged read was served.
-  assign missed_d    = req_i && !ack_o && (missed_q || miss);
-  assign waited_d    = req_i && !ack_o && (waited_q || pending || miss);
+  assign missed_d    = req_i && !ack_o && !err_o && (missed_q || miss);
+  assign waited_d    = req_i && !ack_o && !err_o && (waited_q || pending || miss);
   assign stat_hit_o  = ack_o && !missed_q && !waited_q;
   assign stat_wait_o = ack_o && !missed_q && waited_q;
   assign stat_miss_o = ack_o && missed_q;
@@ -173,7 +210,7 @@ module xip_core #(
     .cmd_i        (cfg_cmd_i),
     .cont_i       (cfg_cont_i),
     .start_i      (seq_start),
-    .start_word_i (22'(req_addr_i)),
+    .start_word_i (22'(plain_miss ? req_addr_i : eng_seq_addr)),
     .stop_i       (seq_stop),
     .hold_i       (seq_hold),
     .word_valid_o (seq_word_valid),
@@ -194,31 +231,115 @@ module xip_core #(
   ) u_otfad (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
-    .ctx_en_i      (ctx_en_i),
+    .ctx_en_i      (otfad_en),
     .ctx_start_i   (ctx_start_i),
     .ctx_end_i     (ctx_end_i),
     .ctx_nonce_i   (ctx_nonce_i),
+    .ctx_armed_i   (armed),
+    .integ_mode_i  (eng_run),
     .key_we_i      (key_we_i),
     .key_ctx_i     (key_ctx_i),
     .key_ok_i      (key_ok_i),
     .key_i         (key_i),
     .key_valid_o   (key_valid_o),
     .ctx_active_o  (ctx_active_o),
-    .restart_i     (seq_start),
-    .restart_blk_i (req_addr_i[AW-1:2]),
-    .word_valid_i  (take),
-    .word_idx_i    (seq_word_addr[1:0]),
+    .restart_i     (miss),
+    .restart_blk_i (integ_miss ? {req_addr_i[AW-1:3], 1'b0} : req_addr_i[AW-1:2]),
+    .word_valid_i  (eng_run ? eng_ks_take : take_plain),
+    .word_idx_i    (eng_run ? eng_ks_idx : seq_word_addr[1:0]),
     .ks_word_o     (ks_word),
     .ks_ok_o       (ks_ok)
   );
 
   // The stream delivers words in order from the word that started it.
 `ifdef ASSERT_ON
-  StreamOrder_A: assert property (@(posedge clk_i) take |-> {1'b0, AW'(seq_word_addr)} == end_w);
+  StreamOrder_A: assert property (@(posedge clk_i) take |-> {1'b0, take_addr} == end_w);
 `endif
 
+  if (Integrity) begin : gen_integ
+    xip_integ #(
+      .FlashBytes (FlashBytes)
+    ) u_integ (
+      .clk_i            (clk_i),
+      .rst_ni           (rst_ni),
+      .ctx_en_i         (ctx_en_i),
+      .ctx_integ_i      (ctx_integ_i),
+      .ctx_layout_i     (ctx_layout_i),
+      .ctx_start_i      (ctx_start_i),
+      .ctx_end_i        (ctx_end_i),
+      .ctx_nonce_i      (ctx_nonce_i),
+      .ctx_version_i    (ctx_version_i),
+      .ctx_tagbase_i    (ctx_tagbase_i),
+      .key_valid_i      (key_valid_o),
+      .ctx_en_o         (otfad_en),
+      .armed_o          (armed),
+      .bad_cfg_o        (bad_cfg_o),
+      .mac_we_i         (mac_we_i),
+      .key_ctx_i        (key_ctx_i),
+      .key_ok_i         (key_ok_i),
+      .key_i            (key_i),
+      .mac_valid_o      (mac_valid_o),
+      .req_addr_i       (req_addr_i),
+      .req_integ_o      (eng_integ),
+      .req_fault_o      (eng_fault),
+      .req_ctx_o        (eng_req_ctx),
+      .req_wait_o       (eng_wait),
+      .req_poison_o     (eng_poison),
+      .start_i          (integ_miss),
+      .abort_i          (flush_i || plain_miss),
+      .run_o            (eng_run),
+      .seq_start_o      (eng_seq_start),
+      .seq_addr_o       (eng_seq_addr),
+      .seq_stop_o       (eng_seq_stop),
+      .seq_hold_o       (eng_hold),
+      .seq_word_valid_i (seq_word_valid),
+      .seq_word_i       (seq_word),
+      .ks_ok_i          (ks_ok),
+      .ks_word_i        (ks_word),
+      .ks_take_o        (eng_ks_take),
+      .ks_idx_o         (eng_ks_idx),
+      .slot_free_i      (slot_free),
+      .push_o           (eng_push),
+      .push_addr_o      (eng_push_addr),
+      .push_data_o      (eng_push_data),
+      .fail_o           (eng_fail),
+      .fail_ctx_o       (eng_fail_ctx),
+      .fail_addr_o      (eng_fail_addr)
+    );
+  end else begin : gen_no_integ
+    assign otfad_en      = ctx_en_i;
+    assign armed         = '0;
+    assign bad_cfg_o     = '0;
+    assign mac_valid_o   = '0;
+    assign eng_integ     = 1'b0;
+    assign eng_fault     = 1'b0;
+    assign eng_req_ctx   = '0;
+    assign eng_wait      = 1'b0;
+    assign eng_poison    = 1'b0;
+    assign eng_run       = 1'b0;
+    assign eng_seq_start = 1'b0;
+    assign eng_seq_addr  = '0;
+    assign eng_seq_stop  = 1'b0;
+    assign eng_hold      = 1'b0;
+    assign eng_ks_take   = 1'b0;
+    assign eng_ks_idx    = '0;
+    assign eng_push      = 1'b0;
+    assign eng_push_addr = '0;
+    assign eng_push_data = '0;
+    assign eng_fail      = 1'b0;
+    assign eng_fail_ctx  = '0;
+    assign eng_fail_addr = '0;
+    logic unused_integ;
+    assign unused_integ = ^{ctx_integ_i, ctx_layout_i, ctx_version_i, ctx_tagbase_i, mac_we_i};
+  end
+
+  // Failures for INTEG_STATUS: a line that failed its check, or a read that ended in ERR.
+  assign integ_fail_o = eng_fail || err;
+  assign integ_ctx_o  = eng_fail ? eng_fail_ctx : eng_req_ctx;
+  assign integ_addr_o = eng_fail ? eng_fail_addr : 24'({line_w, 2'b0});
+
   logic unused_addr;
-  assign unused_addr = ^seq_word_addr[21:PW];
+  assign unused_addr = ^{seq_word_addr[21:PW], take_addr[AW-1:PW]};
 
 endmodule
 

@@ -33,6 +33,10 @@ module xip_otfad #(
   input  wire logic [4*14-1:0]  ctx_start_i,
   input  wire logic [4*15-1:0]  ctx_end_i,
   input  wire logic [4*64-1:0]  ctx_nonce_i,
+  // Integrity contexts (EN and INTEG): their blocks are queued only for the line engine
+  // (integ_mode_i), and a plain stream stops at them.
+  input  wire logic [3:0]       ctx_armed_i,
+  input  wire logic             integ_mode_i,
 
   // Key store write port: an unwrapped key (ok) or an invalidation (!ok).
   input  wire logic             key_we_i,
@@ -79,26 +83,30 @@ module xip_otfad #(
   logic [BlkW:0] gen_q, gen_d;  // next block to queue
   logic [14:0]   gen_kb;        // its flash offset in 1 KB units
   logic [3:0]    hit;
-  logic          hit_any;
+  logic          hit_any, sel_any, fenced;
   logic [1:0]    hit_ctx;
 
   assign gen_kb = 15'(gen_q[BlkW-1:0] >> 6);
 
+  // The first context (lowest number) holding the block decides. Without armed contexts this
+  // is the first active one, as before integrity mode existed.
   always_comb begin
-    hit_any = 1'b0;
+    sel_any = 1'b0;
     hit_ctx = 2'd0;
     for (int c = 0; c < 4; c++) begin
       ctx_active_o[c] = ctx_en_i[c] & kvalid_q[c]
                       & ({1'b0, ctx_start_i[14 * c +: 14]} < ctx_end_i[15 * c +: 15]);
-      hit[c] = ctx_active_o[c] & (gen_kb >= {1'b0, ctx_start_i[14 * c +: 14]})
+      hit[c] = (ctx_active_o[c] | ctx_armed_i[c]) & (gen_kb >= {1'b0, ctx_start_i[14 * c +: 14]})
              & (gen_kb < ctx_end_i[15 * c +: 15]);
     end
     for (int c = 3; c >= 0; c--) begin
       if (hit[c]) begin
-        hit_any = 1'b1;
+        sel_any = 1'b1;
         hit_ctx = 2'(c);
       end
     end
+    fenced  = sel_any & ((ctx_armed_i[hit_ctx] != integ_mode_i) | ~ctx_active_o[hit_ctx]);
+    hit_any = sel_any & ~fenced;
   end
 
   ///////////////////////
@@ -194,7 +202,7 @@ module xip_otfad #(
         rdy_d[widx_q]             = 1'b1;
         wait_d                    = 1'b0;
       end
-      if (run_q && cnt_q != 2'd2 && gen_q != NUM_BLKS) begin
+      if (run_q && cnt_q != 2'd2 && gen_q != NUM_BLKS && !fenced) begin
         if (!hit_any) begin
           push        = 1'b1;
           enc_d[tail] = 1'b0;

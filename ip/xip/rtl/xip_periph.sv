@@ -11,14 +11,16 @@
 module xip_periph #(
   parameter int unsigned FlashBytes       = 16 * 1024 * 1024,  // power of two, at most 16 MB
   parameter int unsigned PrefetchWords    = 16,                // 16 words = 2 x 32-byte lines
-  parameter int unsigned KsRoundsPerCycle = 1                  // keystream AES core
+  parameter int unsigned KsRoundsPerCycle = 1,                 // keystream AES core
+  parameter bit          Integrity        = 1'b1               // per-line AES-CMAC checks
 ) (
-   input  wire logic         clk_i,
+  input  wire logic         clk_i,
   input  wire logic         rst_ni,
 
   input  wire logic                                win_req_i,
   input  wire logic [$clog2(FlashBytes / 4)-1:0]   win_addr_i,
   output logic                                     win_ack_o,
+  output logic                                     win_err_o,   // line failed its integrity check
   output logic      [31:0]                         win_rdata_o,
 
   input  wire logic         reg_req_i,
@@ -42,7 +44,9 @@ module xip_periph #(
   output logic              flash_cs_no,
   output logic      [3:0]   flash_io_o,
   output logic      [3:0]   flash_io_oe_o,
-  input  wire logic [3:0]   flash_io_i
+  input  wire logic [3:0]   flash_io_i,
+
+  output logic              irq_o          // INTEG_STATUS.FAIL & INTEG_IE.FAIL
 );
 
   // Register block.
@@ -54,16 +58,21 @@ module xip_periph #(
   logic         ctrl_flush, ctrl_clr_stats;
   logic [191:0] blob_le;
   logic [1:0]   unwrap_ctx;
-  logic         unwrap_go;
-  logic [3:0]   ctx_en, ctx_lock;
+  logic         unwrap_go, unwrap_key;
+  logic [3:0]   ctx_en, ctx_lock, ctx_integ, ctx_layout;
+  logic [127:0] ctx_version;
+  logic [83:0]  ctx_tagbase;
   logic [55:0]  ctx_start;
   logic [59:0]  ctx_end;
   logic [255:0] nonce_le, nonce;
-  logic [19:0]  ctx_mod;
+  logic [27:0]  ctx_mod;
 
   // Core.
   logic         core_busy, core_cont, stat_hit, stat_wait, stat_miss;
-  logic [3:0]   key_valid, ctx_active;
+  logic [3:0]   key_valid, ctx_active, mac_valid, bad_cfg;
+  logic         integ_fail;
+  logic [1:0]   integ_ctx, fail_ctx_q;
+  logic [23:0]  integ_addr, fail_addr_q;
   logic [31:0]  hits_q, waits_q, misses_q;
 
   // Unwrap.
@@ -73,6 +82,7 @@ module xip_periph #(
   /* verilator tracing_on */
   logic [191:0] blob;
   logic [1:0]   kw_ctx_q;
+  logic         kw_mac_q;   // the running unwrap loads the MAC key
   logic         lock_err_set;
   logic         flush;
 
@@ -108,6 +118,7 @@ module xip_periph #(
   assign ctrl_clr_stats = hwif_out.CTRL.clr_stats.value;
   assign unwrap_ctx     = hwif_out.UNWRAP.ctx.value;
   assign unwrap_go      = hwif_out.UNWRAP.go.value;
+  assign unwrap_key     = hwif_out.UNWRAP.key.value;
 
   assign hwif_in.STATUS.busy.next                = core_busy;
   assign hwif_in.STATUS.cont.next                = core_cont;
@@ -119,24 +130,60 @@ module xip_periph #(
   assign hwif_in.OTFAD_STATUS.lock_err.hwset     = lock_err_set;
   assign hwif_in.OTFAD_STATUS.key_valid.next     = key_valid;
   assign hwif_in.OTFAD_STATUS.active.next        = ctx_active;
+  assign hwif_in.OTFAD_STATUS.mac_valid.next     = mac_valid;
+
+  // Integrity failures: the first one's context and line are held until FAIL is cleared.
+  // The recorded line failing again (re-read, other beats of a refill) is not a new failure.
+  logic integ_new;
+  assign integ_new = integ_fail & ~(hwif_out.INTEG_STATUS.fail.value & (integ_addr == fail_addr_q)
+                                    & (integ_ctx == fail_ctx_q));
+  assign hwif_in.INTEG_STATUS.fail.hwset     = integ_new;
+  assign hwif_in.INTEG_STATUS.overflow.hwset = integ_new & hwif_out.INTEG_STATUS.fail.value;
+  assign hwif_in.INTEG_STATUS.ctx.next       = fail_ctx_q;
+  assign hwif_in.INTEG_STATUS.bad_cfg.next   = bad_cfg;
+  assign hwif_in.INTEG_ADDR.addr.next        = fail_addr_q;
+  assign irq_o = hwif_out.INTEG_STATUS.fail.value & hwif_out.INTEG_IE.fail.value;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fail_ctx_q  <= '0;
+      fail_addr_q <= '0;
+    end else if (integ_new && !hwif_out.INTEG_STATUS.fail.value) begin
+      fail_ctx_q  <= integ_ctx;
+      fail_addr_q <= integ_addr;
+    end
+  end
 
   for (genvar i = 0; i < 6; i++) begin : gen_blob_regs
     assign blob_le[32 * i +: 32] = hwif_out.KEYBLOB[i].data.value;
   end
-  // Context c: CTRL, START, END, NONCE[0], NONCE[1] modified bits at ctx_mod[5c +: 5].
+  // Context c: CTRL (en, integ, layout), START, END, NONCE[0], NONCE[1], VERSION, TAGBASE
+  // modified bits at ctx_mod[7c +: 7].
   for (genvar c = 0; c < 4; c++) begin : gen_ctx_regs
     assign ctx_en[c]                   = hwif_out.CTX[c].CTRL.en.value;
     assign ctx_lock[c]                 = hwif_out.CTX[c].CTRL.lock.value;
+    assign ctx_integ[c]                = hwif_out.CTX[c].CTRL.integ.value;
+    assign ctx_layout[c]               = hwif_out.CTX[c].CTRL.layout.value;
+    assign ctx_version[32 * c +: 32]   = hwif_out.CTX[c].VERSION.data.value;
+    assign ctx_tagbase[21 * c +: 21]   = hwif_out.CTX[c].TAGBASE.addr.value;
     assign ctx_start[14 * c +: 14]     = hwif_out.CTX[c].START.addr.value;
     assign ctx_end[15 * c +: 15]       = hwif_out.CTX[c].END.addr.value;
     assign nonce_le[64 * c +: 32]      = hwif_out.CTX[c].NONCE[0].data.value;
     assign nonce_le[64 * c + 32 +: 32] = hwif_out.CTX[c].NONCE[1].data.value;
-    assign ctx_mod[5 * c +: 5]         = {hwif_out.CTX[c].NONCE[1].data.swmod,
+    assign ctx_mod[7 * c +: 7]         = {hwif_out.CTX[c].TAGBASE.addr.swmod,
+                                          hwif_out.CTX[c].VERSION.data.swmod,
+                                          hwif_out.CTX[c].NONCE[1].data.swmod,
                                           hwif_out.CTX[c].NONCE[0].data.swmod,
                                           hwif_out.CTX[c].END.addr.swmod,
                                           hwif_out.CTX[c].START.addr.swmod,
-                                          hwif_out.CTX[c].CTRL.en.swmod};
+                                          hwif_out.CTX[c].CTRL.en.swmod
+                                          | hwif_out.CTX[c].CTRL.integ.swmod
+                                          | hwif_out.CTX[c].CTRL.layout.swmod};
     assign hwif_in.CTX[c].CTRL.en.swwel         = ctx_lock[c];
+    assign hwif_in.CTX[c].CTRL.integ.swwel      = ctx_lock[c];
+    assign hwif_in.CTX[c].CTRL.layout.swwel     = ctx_lock[c];
+    assign hwif_in.CTX[c].VERSION.data.swwel    = ctx_lock[c];
+    assign hwif_in.CTX[c].TAGBASE.addr.swwel    = ctx_lock[c];
     assign hwif_in.CTX[c].START.addr.swwel      = ctx_lock[c];
     assign hwif_in.CTX[c].END.addr.swwel        = ctx_lock[c];
     assign hwif_in.CTX[c].NONCE[0].data.swwel   = ctx_lock[c];
@@ -158,8 +205,10 @@ module xip_periph #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       kw_ctx_q <= '0;
+      kw_mac_q <= 1'b0;
     end else if (kw_start) begin
       kw_ctx_q <= unwrap_ctx;
+      kw_mac_q <= unwrap_key;
     end
   end
 
@@ -197,13 +246,15 @@ module xip_periph #(
   xip_core #(
     .FlashBytes       (FlashBytes),
     .PrefetchWords    (PrefetchWords),
-    .KsRoundsPerCycle (KsRoundsPerCycle)
+    .KsRoundsPerCycle (KsRoundsPerCycle),
+    .Integrity        (Integrity)
   ) u_core (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .req_i        (win_req_i),
     .req_addr_i   (win_addr_i),
     .ack_o        (win_ack_o),
+    .err_o        (win_err_o),
     .rdata_o      (win_rdata_o),
     .cfg_div_i    (cfg_div),
     .cfg_dummy_i  (cfg_dummy),
@@ -214,12 +265,22 @@ module xip_periph #(
     .ctx_start_i  (ctx_start),
     .ctx_end_i    (ctx_end),
     .ctx_nonce_i  (nonce),
-    .key_we_i     (kw_done),
+    .ctx_integ_i  (ctx_integ),
+    .ctx_layout_i (ctx_layout),
+    .ctx_version_i(ctx_version),
+    .ctx_tagbase_i(ctx_tagbase),
+    .key_we_i     (kw_done & ~kw_mac_q),
+    .mac_we_i     (kw_done & kw_mac_q),
     .key_ctx_i    (kw_ctx_q),
     .key_ok_i     (kw_ok),
     .key_i        (kw_key),
     .key_valid_o  (key_valid),
     .ctx_active_o (ctx_active),
+    .mac_valid_o  (mac_valid),
+    .bad_cfg_o    (bad_cfg),
+    .integ_fail_o (integ_fail),
+    .integ_ctx_o  (integ_ctx),
+    .integ_addr_o (integ_addr),
     .busy_o       (core_busy),
     .cont_o       (core_cont),
     .stat_hit_o   (stat_hit),

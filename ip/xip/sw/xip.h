@@ -33,15 +33,39 @@ typedef enum {
 } xip_cmd_t;
 
 typedef enum {
+  XIP_KEY_DEC = XIP__XIP_KEY__DEC,  /* the AES-CTR decryption key */
+  XIP_KEY_MAC = XIP__XIP_KEY__MAC,  /* the AES-CMAC line-integrity key */
+} xip_key_t;
+
+typedef enum {
+  XIP_LAYOUT_INTERLEAVED = XIP__XIP_TAG_LAYOUT__INTERLEAVED,  /* tag after each 32-byte line */
+  XIP_LAYOUT_SEPARATE = XIP__XIP_TAG_LAYOUT__SEPARATE,        /* tags at TAGBASE */
+} xip_layout_t;
+
+typedef enum {
   XIP_OK = 0,
   XIP_ERR_UNWRAP = -1,   /* the key blob failed the RFC 3394 integrity check */
   XIP_ERR_LOCKED = -2,   /* the context is locked */
   XIP_ERR_TABLE = -3,    /* no valid key table at that address */
   XIP_ERR_TIMEOUT = -4,  /* the unwrap engine did not finish */
+  XIP_ERR_ARG = -5,      /* an argument out of range */
+  XIP_ERR_CONFIG = -6,   /* an integrity context the controller refuses (INTEG_STATUS.BAD_CFG) */
 } xip_result_t;
 
+/* Context flags (key table word +64, xip_set_context). */
 #define XIP_CTX_ENABLE 1u
 #define XIP_CTX_LOCK 2u
+#define XIP_CTX_INTEG 4u
+#define XIP_CTX_SEPARATE 8u /* tag layout SEPARATE (else INTERLEAVED) */
+
+/* An integrity failure as INTEG_STATUS/INTEG_ADDR recorded it. */
+typedef struct {
+  int fail;           /* a read ended in ERR on a line that failed or cannot be checked */
+  int overflow;       /* more failures came after the first */
+  unsigned ctx;       /* context of the first failure */
+  uint32_t addr;      /* its line's logical flash offset */
+  unsigned bad_cfg;   /* contexts with INTEG and EN whose layout is refused (bit n: context n) */
+} xip_integ_status_t;
 
 /* Read command, SCK divider (>= 2), dummy clocks and continuous-read mode (0xEB only). Ends the
  * open flash transaction and empties the prefetch buffer. */
@@ -50,17 +74,28 @@ void xip_configure(uintptr_t regs, unsigned div, xip_cmd_t cmd, unsigned dummy, 
 /* End the open flash transaction and empty the prefetch buffer. */
 void xip_flush(uintptr_t regs);
 
-/* Unwrap a 24-byte blob (six words in memory order) into context ctx. */
-xip_result_t xip_unwrap(uintptr_t regs, unsigned ctx, const volatile uint32_t *blob);
+/* Unwrap a 24-byte blob (six words in memory order) into key `key` of context ctx. */
+xip_result_t xip_unwrap(uintptr_t regs, unsigned ctx, xip_key_t key, const volatile uint32_t *blob);
 
-/* Unwrap the key, then set nonce (two words in memory order), [start, end) and flags
- * (XIP_CTX_ENABLE, XIP_CTX_LOCK). */
+/* Integrity settings of a context: image version and (SEPARATE layout) tag base. Write them
+ * before xip_set_context enables the context. */
+xip_result_t xip_set_integrity(uintptr_t regs, unsigned ctx, uint32_t version, uint32_t tag_base);
+
+/* Unwrap the decryption key (and, with XIP_CTX_INTEG, the MAC key mac_blob), then set nonce (two
+ * words in memory order), [start, end) and CTRL from flags (XIP_CTX_*); LOCK is written last.
+ * An integrity context the controller refuses gives XIP_ERR_CONFIG (it is left disabled). */
 xip_result_t xip_set_context(uintptr_t regs, unsigned ctx, const volatile uint32_t *blob,
-                             const volatile uint32_t *nonce, uint32_t start, uint32_t end,
-                             uint32_t flags);
+                             const volatile uint32_t *mac_blob, const volatile uint32_t *nonce,
+                             uint32_t start, uint32_t end, uint32_t flags);
 
-/* Program every context of a key table written by `aesoc image encrypt`; returns the number of
- * contexts or an xip_result_t error. */
+/* Read the integrity status; xip_integ_clear clears FAIL and OVERFLOW (releasing the address). */
+void xip_integ_status(uintptr_t regs, xip_integ_status_t *st);
+void xip_integ_clear(uintptr_t regs);
+/* irq_o on integrity failures. */
+void xip_integ_irq_enable(uintptr_t regs, int enable);
+
+/* Program every context of a version-2 key table written by `aesoc image encrypt`; returns the
+ * number of contexts or an xip_result_t error (XIP_ERR_TABLE for a version-1 table). */
 int xip_load_key_table(uintptr_t regs, const volatile uint32_t *table);
 
 #endif

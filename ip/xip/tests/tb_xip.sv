@@ -31,7 +31,8 @@ module tb_xip #(
   /* verilator tracing_off */
   input  wire logic [127:0] otp_kek_i,
   /* verilator tracing_on */
-  output logic              flash_err_o
+  output logic              flash_err_o,
+  output logic              irq_o
 );
 
   logic       sck, cs_n;
@@ -70,7 +71,8 @@ module tb_xip #(
     .flash_cs_no   (cs_n),
     .flash_io_o    (io_m),
     .flash_io_oe_o (oe_m),
-    .flash_io_i    (io_in)
+    .flash_io_i    (io_in),
+    .irq_o         (irq_o)
   );
 
   qspi_flash #(

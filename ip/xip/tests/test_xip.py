@@ -19,7 +19,8 @@ TESTS = Path(__file__).resolve().parent
 
 # Signals that carry a key, the KEK or unwrap intermediates; AES core instances as a whole.
 SECRET_SIGNALS = {"otp_kek_i", "kek_i", "key_q", "key_i", "key_o", "kw_key", "aes_key", "aes_in", "aes_out",
-                  "a_q", "a_d", "r1_q", "r1_d", "r2_q", "r2_d", "ks_q", "ks_d"}
+                  "a_q", "a_d", "r1_q", "r1_d", "r2_q", "r2_d", "ks_q", "ks_d",
+                  "mkey_q", "k1_q", "k1_d", "x_q", "x_d", "c1", "c2"}
 SECRET_SCOPES = {"u_aes"}
 
 
@@ -48,6 +49,19 @@ def test_xip(prefetch_words: int, testcases: list[str] | None) -> None:
         build_args=["--timescale", "1ns/1ps", "--assert", "-DASSERT_ON"],
         extra_env={"XIP_PREFETCH_WORDS": str(prefetch_words)},
         testcase=testcases,
+    )
+
+
+def test_xip_integrity() -> None:
+    """Line integrity (CTX.CTRL.INTEG): cocotb_xip_integ.py."""
+    run_cocotb(
+        toplevel="tb_xip",
+        sources=sources(),
+        test_module="cocotb_xip_integ",
+        test_dir=TESTS,
+        parameters={"PrefetchWords": 16},
+        build_args=["--timescale", "1ns/1ps", "--assert", "-DASSERT_ON"],
+        extra_env={"XIP_PREFETCH_WORDS": "16"},
     )
 
 

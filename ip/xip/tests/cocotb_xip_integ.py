@@ -1,0 +1,337 @@
+# SPDX-License-Identifier: Apache-2.0
+"""cocotb tests of the XIP controller's line integrity (CTX.CTRL.INTEG), against the qspi_flash
+model. Expected ciphertext and tags come from the `cryptography` package (AES-CTR, AES-CMAC per
+NIST SP 800-38B), never from the design."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cocotb
+from cryptography.hazmat.primitives import cmac
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.keywrap import aes_key_wrap
+
+from cocotb_xip import check_word, go_idle, start
+from xip_tb import _MAP, XipTb, field, get_field
+
+KEK = bytes.fromhex("000102030405060708090a0b0c0d0e0f")
+IMAGE_BYTES = 64 * 1024
+LINE = 32
+_LAYOUT = _MAP.enums["xip_tag_layout_e"]
+_KEY = _MAP.enums["xip_key_e"]
+INTERLEAVED, SEPARATE = _LAYOUT["INTERLEAVED"], _LAYOUT["SEPARATE"]
+
+
+@dataclass(frozen=True)
+class IntegRegion:
+    ctx: int
+    start: int
+    end: int
+    key: bytes
+    mac_key: bytes
+    nonce: bytes
+    version: int
+    layout: int
+    tagbase: int = 0
+
+
+def ctr(key: bytes, nonce: bytes, start: int, data: bytes) -> bytes:
+    enc = Cipher(algorithms.AES(key), modes.CTR(nonce + (start // 16).to_bytes(8, "big"))).encryptor()
+    return enc.update(data) + enc.finalize()
+
+
+def line_tag(mac_key: bytes, nonce: bytes, version: int, addr: int, ct: bytes) -> bytes:
+    c = cmac.CMAC(algorithms.AES(mac_key))
+    c.update(nonce + version.to_bytes(4, "big") + addr.to_bytes(4, "big") + ct)
+    return c.finalize()[:8]
+
+
+def phys(r: IntegRegion, addr: int) -> int:
+    """Flash offset of the ciphertext of logical line `addr`."""
+    return r.start + (addr - r.start) * 5 // 4 if r.layout == INTERLEAVED else addr
+
+
+def tag_at(r: IntegRegion, addr: int) -> int:
+    return phys(r, addr) + LINE if r.layout == INTERLEAVED else r.tagbase + (addr - r.start) // 4
+
+
+def build_image(plain: bytes, r: IntegRegion, version: int | None = None,
+                nonce: bytes | None = None) -> bytearray:
+    """The flash: plaintext outside the region, the region's lines and tags in its layout."""
+    out = bytearray(plain)
+    ct = ctr(r.key, r.nonce if nonce is None else nonce, r.start, plain[r.start:r.end])
+    for off in range(0, r.end - r.start, LINE):
+        a = r.start + off
+        line = ct[off:off + LINE]
+        out[phys(r, a):phys(r, a) + LINE] = line
+        tag = line_tag(r.mac_key, r.nonce if nonce is None else nonce,
+                       r.version if version is None else version, a, line)
+        out[tag_at(r, a):tag_at(r, a) + 8] = tag
+    return out
+
+
+async def set_integ_context(tb: XipTb, r: IntegRegion, mac_key: bytes | None = None) -> int:
+    """Unwrap both keys, set the context and enable it; returns OTFAD_STATUS."""
+    for key, which in ((r.key, "DEC"), (r.mac_key if mac_key is None else mac_key, "MAC")):
+        if which == "MAC" and mac_key == b"":
+            continue  # leave the MAC key missing
+        blob = aes_key_wrap(KEK, key)
+        for i in range(6):
+            await tb.reg_write(f"KEYBLOB[{i}]", int.from_bytes(blob[4 * i:4 * i + 4], "little"))
+        await tb.reg_write("UNWRAP", field("UNWRAP.ctx", r.ctx) | field("UNWRAP.key", _KEY[which])
+                           | field("UNWRAP.go", 1))
+        for _ in range(1000):
+            status = await tb.reg_read("OTFAD_STATUS")
+            if not get_field("OTFAD_STATUS.busy", status):
+                break
+        assert not get_field("OTFAD_STATUS.busy", status), "key unwrap did not finish"
+        assert not get_field("OTFAD_STATUS.unwrap_err", status)
+    c = f"CTX[{r.ctx}]"
+    await tb.reg_write(f"{c}.START", r.start)
+    await tb.reg_write(f"{c}.END", r.end)
+    await tb.reg_write(f"{c}.NONCE[0]", int.from_bytes(r.nonce[:4], "little"))
+    await tb.reg_write(f"{c}.NONCE[1]", int.from_bytes(r.nonce[4:], "little"))
+    await tb.reg_write(f"{c}.VERSION", r.version)
+    await tb.reg_write(f"{c}.TAGBASE", r.tagbase)
+    await tb.reg_write(f"{c}.CTRL", field("CTX.CTRL.en", 1) | field("CTX.CTRL.integ", 1)
+                       | field("CTX.CTRL.layout", r.layout))
+    return await tb.reg_read("OTFAD_STATUS")
+
+
+def region(layout: int, ctx: int = 1, version: int = 7) -> IntegRegion:
+    tagbase = 0xC000 if layout == SEPARATE else 0
+    return IntegRegion(ctx, 0x2000, 0x4000, bytes(range(16, 32)), bytes(range(100, 116)),
+                       bytes.fromhex("a1a2a3a4a5a6a7a8"), version, layout, tagbase)
+
+
+async def setup(dut: Any, layout: int, **kw: Any) -> tuple[XipTb, IntegRegion, bytes, bytearray]:
+    tb = await start(dut, KEK)
+    r = region(layout)
+    plain = bytes((i * 7 + 3) & 0xFF for i in range(IMAGE_BYTES))
+    img = build_image(plain, r, **kw)
+    tb.load_flash(bytes(img))
+    status = await set_integ_context(tb, r)
+    dut._log.info(f"OTFAD_STATUS {status:#x} INTEG_STATUS {await tb.reg_read('INTEG_STATUS'):#x}")
+    assert get_field("OTFAD_STATUS.mac_valid", status) == 1 << r.ctx
+    assert get_field("OTFAD_STATUS.active", status) == 1 << r.ctx
+    return tb, r, plain, img
+
+
+async def good_reads(dut: Any, layout: int) -> None:
+    tb, r, plain, _ = await setup(dut, layout)
+    # Uncached reads of every width, from an idle controller: cycles for the timing table.
+    for sel in (0x1, 0x3, 0xF):
+        await go_idle(tb)
+        acc = await tb.read(r.start + 0x104, sel=sel)
+        assert not acc.err
+        check_word(plain, r.start + 0x104, acc.data[0], sel)
+    dut._log.info(f"layout {layout}: single read, idle controller: {acc.cycles} cycles")
+    await go_idle(tb)
+    acc = await tb.burst(r.start + 0x200)
+    assert not acc.err
+    for i, w in enumerate(acc.data):
+        check_word(plain, r.start + 0x200 + 4 * i, w)
+    dut._log.info(f"layout {layout}: line refill, idle controller: {acc.cycles} cycles")
+    # Sequential word reads streaming across lines (and tag runs in SEPARATE).
+    await go_idle(tb)
+    t0 = tb.now()
+    for a in range(r.start + 0x400, r.start + 0x400 + 12 * LINE, 4):
+        acc = await tb.read(a)
+        assert not acc.err
+        check_word(plain, a, acc.data[0])
+    dut._log.info(f"layout {layout}: 12 lines read word by word: {tb.now() - t0} cycles")
+    # Refills up to the region's end, a read across START from plaintext, and plaintext beyond.
+    for a in (r.end - 2 * LINE, r.end - LINE, r.start - LINE, r.start):
+        acc = await tb.burst(a)
+        assert not acc.err
+        for i, w in enumerate(acc.data):
+            check_word(plain, a + 4 * i, w)
+    for a in range(r.start - 16, r.start + 16, 4):
+        check_word(plain, a, (await tb.read(a)).data[0])
+    st = await tb.reg_read("INTEG_STATUS")
+    assert get_field("INTEG_STATUS.fail", st) == 0 and get_field("INTEG_STATUS.bad_cfg", st) == 0
+    assert int(dut.irq_o.value) == 0
+    assert tb.flash_errors() == 0
+
+
+@cocotb.test()
+async def integ_interleaved_good(dut: Any) -> None:
+    """Good lines in the INTERLEAVED layout: refills, uncached reads, streaming across lines."""
+    await good_reads(dut, INTERLEAVED)
+
+
+@cocotb.test()
+async def integ_separate_good(dut: Any) -> None:
+    """Good lines in the SEPARATE layout (tags fetched in runs of four)."""
+    await good_reads(dut, SEPARATE)
+
+
+async def expect_fail(tb: XipTb, r: IntegRegion, plain: bytes, line: int, overflow: bool) -> None:
+    """A read of `line` ends in ERR (uncached and refill), is recorded, raises irq when enabled,
+    and neither read returns any of it."""
+    acc = await tb.read(line + 8)
+    assert acc.err and acc.data[0] == 0, "a tampered line must end in ERR"
+    st = await tb.reg_read("INTEG_STATUS")
+    assert get_field("INTEG_STATUS.fail", st) == 1
+    assert get_field("INTEG_STATUS.ctx", st) == r.ctx
+    assert get_field("INTEG_STATUS.overflow", st) == int(overflow)
+    assert await tb.reg_read("INTEG_ADDR") == line
+    acc = await tb.burst(line)
+    assert acc.err and all(w == 0 for w in acc.data), "nothing of a failed line is served"
+    # The lines around it still verify.
+    for a in (line - LINE, line + LINE):
+        if r.start <= a < r.end:
+            acc = await tb.burst(a)
+            assert not acc.err
+            for i, w in enumerate(acc.data):
+                check_word(plain, a + 4 * i, w)
+    acc = await tb.read(line)
+    assert acc.err
+    assert await tb.reg_read("INTEG_ADDR") == line, "the first failure's address is held"
+
+
+@cocotb.test()
+async def integ_tamper(dut: Any) -> None:
+    """Flipped ciphertext bit, flipped tag bit, a line copied to another address: ERR, sticky
+    status, address, irq, W1C; both layouts."""
+    for layout in (INTERLEAVED, SEPARATE):
+        tb, r, plain, img = await setup(dut, layout)
+        await tb.reg_write("INTEG_IE", field("INTEG_IE.fail", 1))
+        bad_ct, bad_tag, moved = r.start + 0x300, r.start + 0x500, r.start + 0x700
+        img[phys(r, bad_ct) + 13] ^= 0x10
+        img[tag_at(r, bad_tag) + 7] ^= 0x01
+        src = r.start + 0x100
+        img[phys(r, moved):phys(r, moved) + LINE] = img[phys(r, src):phys(r, src) + LINE]
+        img[tag_at(r, moved):tag_at(r, moved) + 8] = img[tag_at(r, src):tag_at(r, src) + 8]
+        tb.load_flash(bytes(img))
+        await tb.reg_write("CTRL", field("CTRL.flush", 1))
+        assert int(dut.irq_o.value) == 0
+        await expect_fail(tb, r, plain, bad_ct, overflow=False)
+        await tb.idle(1)
+        assert int(dut.irq_o.value) == 1
+        # The first failure stays recorded; later ones only set OVERFLOW.
+        acc = await tb.read(bad_tag)
+        assert acc.err
+        assert await tb.reg_read("INTEG_ADDR") == bad_ct
+        st = await tb.reg_read("INTEG_STATUS")
+        assert get_field("INTEG_STATUS.overflow", st) == 1
+        await tb.reg_write("INTEG_STATUS", field("INTEG_STATUS.fail", 1) | field("INTEG_STATUS.overflow", 1))
+        await tb.idle(1)
+        assert int(dut.irq_o.value) == 0
+        assert await tb.reg_read("INTEG_STATUS") & 0x3 == 0
+        await expect_fail(tb, r, plain, bad_tag, overflow=False)
+        await tb.reg_write("INTEG_STATUS", field("INTEG_STATUS.fail", 1) | field("INTEG_STATUS.overflow", 1))
+        await expect_fail(tb, r, plain, moved, overflow=False)
+        await tb.reg_write("INTEG_STATUS", field("INTEG_STATUS.fail", 1) | field("INTEG_STATUS.overflow", 1))
+        # Streaming into a bad line: the words before it are served, the bad one is not.
+        await go_idle(tb)
+        for a in range(bad_ct - LINE, bad_ct + 4, 4):
+            acc = await tb.read(a)
+            if a < bad_ct:
+                assert not acc.err
+                check_word(plain, a, acc.data[0])
+            else:
+                assert acc.err
+        assert tb.flash_errors() == 0
+
+
+@cocotb.test()
+async def integ_replay(dut: Any) -> None:
+    """An image of the previous version, or built with another nonce: every line fails."""
+    for kw in ({"version": 6}, {"nonce": bytes.fromhex("a1a2a3a4a5a6a7a9")}):
+        tb, r, plain, _ = await setup(dut, INTERLEAVED, **kw)
+        for line in (r.start, r.start + 0x1000, r.end - LINE):
+            acc = await tb.burst(line)
+            assert acc.err and all(w == 0 for w in acc.data)
+            assert await tb.reg_read("INTEG_ADDR") == r.start
+        st = await tb.reg_read("INTEG_STATUS")
+        assert get_field("INTEG_STATUS.fail", st) and get_field("INTEG_STATUS.overflow", st)
+        assert tb.flash_errors() == 0
+
+
+@cocotb.test()
+async def integ_keys_and_config(dut: Any) -> None:
+    """Wrong MAC key: lines fail. Missing MAC key or an illegal layout: the context is not
+    active, BAD_CFG says which layouts, and reads inside it end in ERR without a flash access."""
+    tb = await start(dut, KEK)
+    r = region(INTERLEAVED)
+    plain = bytes((i * 5 + 1) & 0xFF for i in range(IMAGE_BYTES))
+    tb.load_flash(bytes(build_image(plain, r)))
+    await set_integ_context(tb, r, mac_key=bytes(16))
+    acc = await tb.burst(r.start + 0x40)
+    assert acc.err
+    assert await tb.reg_read("INTEG_ADDR") == r.start + 0x40
+
+    await tb.reset()
+    st = await set_integ_context(tb, r, mac_key=b"")
+    assert get_field("OTFAD_STATUS.mac_valid", st) == 0 and get_field("OTFAD_STATUS.active", st) == 0
+    acc = await tb.read(r.start + 0x44)
+    assert acc.err and acc.cycles == 1
+    assert await tb.reg_read("INTEG_ADDR") == r.start + 0x40
+    # Plaintext outside the region is unaffected.
+    check_word(plain, r.start - 4, (await tb.read(r.start - 4)).data[0])
+
+    bad = [
+        IntegRegion(2, 0x4000, 0x8000, r.key, r.mac_key, r.nonce, 1, SEPARATE, 0x5000),  # tags inside
+        IntegRegion(2, 0x4000, 0x8000, r.key, r.mac_key, r.nonce, 1, SEPARATE, 0xFFFC00),  # beyond flash
+        IntegRegion(2, 0xF00000, 0x1000000, r.key, r.mac_key, r.nonce, 1, INTERLEAVED),  # footprint
+    ]
+    for b in bad:
+        await tb.reset()
+        st = await set_integ_context(tb, b)
+        assert get_field("OTFAD_STATUS.active", st) == 0
+        ist = await tb.reg_read("INTEG_STATUS")
+        assert get_field("INTEG_STATUS.bad_cfg", ist) == 1 << b.ctx
+        acc = await tb.read(b.start + 0x20)
+        assert acc.err
+        ist = await tb.reg_read("INTEG_STATUS")
+        assert get_field("INTEG_STATUS.fail", ist) and get_field("INTEG_STATUS.ctx", ist) == b.ctx
+    # A legal SEPARATE layout with the tag area just before the region is accepted.
+    await tb.reset()
+    ok = IntegRegion(2, 0x4000, 0x8000, r.key, r.mac_key, r.nonce, 1, SEPARATE, 0x3000)
+    st = await set_integ_context(tb, ok)
+    assert get_field("OTFAD_STATUS.active", st) == 1 << ok.ctx
+    assert tb.flash_errors() == 0
+
+
+@cocotb.test()
+async def integ_beside_ctr(dut: Any) -> None:
+    """An integrity context next to a CTR-only context and plaintext: a plain stream running
+    into the integrity region stops at its border; reads on both sides stay correct."""
+    tb = await start(dut, KEK)
+    r = region(INTERLEAVED, ctx=0)
+    plain = bytes((i * 11 + 5) & 0xFF for i in range(IMAGE_BYTES))
+    img = build_image(plain, r)
+    ckey, cnonce = bytes(range(50, 66)), bytes(8)
+    img[0x5000:0x6000] = ctr(ckey, cnonce, 0x5000, plain[0x5000:0x6000])
+    tb.load_flash(bytes(img))
+    # What reads return: plaintext inside both contexts, the raw flash elsewhere (including the
+    # interleaved footprint's tail after END, which is not translated).
+    view = bytearray(img)
+    view[r.start:r.end] = plain[r.start:r.end]
+    view[0x5000:0x6000] = plain[0x5000:0x6000]
+    await set_integ_context(tb, r)
+    blob = aes_key_wrap(KEK, ckey)
+    for i in range(6):
+        await tb.reg_write(f"KEYBLOB[{i}]", int.from_bytes(blob[4 * i:4 * i + 4], "little"))
+    await tb.reg_write("UNWRAP", field("UNWRAP.ctx", 3) | field("UNWRAP.go", 1))
+    await tb.idle(300)
+    await tb.reg_write("CTX[3].START", 0x5000)
+    await tb.reg_write("CTX[3].END", 0x6000)
+    await tb.reg_write("CTX[3].CTRL", field("CTX.CTRL.en", 1))
+    assert get_field("OTFAD_STATUS.active", await tb.reg_read("OTFAD_STATUS")) == 0b1001
+    for a in list(range(r.start - 64, r.start + 64, 4)) + list(range(r.end - 64, r.end + 64, 4)) \
+            + list(range(0x5000 - 32, 0x5000 + 32, 4)):
+        acc = await tb.read(a)
+        assert not acc.err
+        check_word(bytes(view), a, acc.data[0])
+    # A plain stream started below START runs up to it and stops; the line after is verified.
+    await go_idle(tb)
+    for a in range(r.start - 16, r.start + 40, 4):
+        acc = await tb.read(a)
+        assert not acc.err
+        check_word(bytes(view), a, acc.data[0])
+    assert get_field("INTEG_STATUS.fail", await tb.reg_read("INTEG_STATUS")) == 0
+    assert tb.flash_errors() == 0
