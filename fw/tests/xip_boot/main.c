@@ -26,8 +26,6 @@ typedef __typeof__(((xip_t *)0)->CTX[0]) xip_ctx_regs_t;
 #define XIP_CTX(ctx, member) \
   (*(volatile uint32_t *)(AESOC_XIP_BASE + offsetof(xip_t, CTX) + (ctx) * sizeof(xip_ctx_regs_t) + \
                           offsetof(xip_ctx_regs_t, member)))
-#define TABLE_HEADER_WORDS 4u
-#define TABLE_ENTRY_WORDS 20u /* key table version 2 (xip.c) */
 
 
 static const uint32_t ramp[RAMP_WORDS] __attribute__((aligned(1024))) = {AESOC_RAMP_2048(0u)};
@@ -92,15 +90,15 @@ static unsigned check_locked_contexts(void) {
   if (table[0] == 0xFFFFFFFFu) return 0; /* plaintext boot: no table */
   unsigned checked = 0;
   for (uint32_t c = 0; c < table[2]; c++) {
-    const volatile uint32_t *e = table + TABLE_HEADER_WORDS + TABLE_ENTRY_WORDS * c;
-    if (!(e[16] & XIP_CTX_LOCK)) continue;
+    const volatile uint32_t *e = table + XIP_TABLE_HEADER_WORDS + XIP_TABLE_ENTRY_WORDS * c;
+    if (!(e[XIP_ENTRY_FLAGS] & XIP_CTX_LOCK)) continue;
     uint32_t start = XIP_CTX(c, START), end = XIP_CTX(c, END);
-    AESOC_CHECK(start == e[14] && end == e[15]);
+    AESOC_CHECK(start == e[XIP_ENTRY_START] && end == e[XIP_ENTRY_END]);
     uint32_t before[2 * PROBE_WORDS], after[2 * PROBE_WORDS];
     probe(start, end, before);
     XIP_CTX(c, CTRL) = 0;  /* would disable it */
     XIP_CTX(c, START) = 0; /* would move it */
-    XIP_CTX(c, NONCE[0]) = ~e[12];
+    XIP_CTX(c, NONCE[0]) = ~e[XIP_ENTRY_NONCE];
     AESOC_CHECK(XIP_CTX(c, START) == start);
     AESOC_CHECK(XIP(OTFAD_STATUS) & (1u << (XIP__OTFAD_STATUS__ACTIVE_bp + c)));
     AESOC_CHECK(xip_unwrap(AESOC_XIP_BASE, c, XIP_KEY_DEC, e) == XIP_ERR_LOCKED);

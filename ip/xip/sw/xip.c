@@ -12,20 +12,8 @@ typedef __typeof__(((xip_t *)0)->CTX[0]) xip_ctx_regs_t;
 #define XIP_CTX_REG(regs, ctx, member) \
   (*(volatile uint32_t *)((regs) + offsetof(xip_t, CTX) + (ctx) * sizeof(xip_ctx_regs_t) + offsetof(xip_ctx_regs_t, member)))
 
-/* Key table version 2 (aesoc/image.py): header of four words, then 20 words per context:
- * +0 wrapped decryption key, +6 wrapped MAC key, +12 nonce, +14 start, +15 end, +16 flags,
- * +17 version, +18 tag base, +19 zero. */
 #define TABLE_MAGIC 0x4B46544Fu /* "OTFK" read as a little-endian word */
 #define TABLE_VERSION 2u
-#define TABLE_HEADER_WORDS 4u
-#define TABLE_ENTRY_WORDS 20u
-#define ENTRY_MAC_BLOB 6u
-#define ENTRY_NONCE 12u
-#define ENTRY_START 14u
-#define ENTRY_END 15u
-#define ENTRY_FLAGS 16u
-#define ENTRY_VERSION 17u
-#define ENTRY_TAG_BASE 18u
 #define XIP_CONTEXTS 4u
 #define UNWRAP_POLLS 10000u
 
@@ -108,11 +96,11 @@ int xip_load_key_table(uintptr_t regs, const volatile uint32_t *table) {
   uint32_t count = table[2];
   if (table[0] != TABLE_MAGIC || table[1] != TABLE_VERSION || count > XIP_CONTEXTS) return XIP_ERR_TABLE;
   for (uint32_t c = 0; c < count; c++) {
-    const volatile uint32_t *e = table + TABLE_HEADER_WORDS + TABLE_ENTRY_WORDS * c;
-    xip_result_t r = xip_set_integrity(regs, c, e[ENTRY_VERSION], e[ENTRY_TAG_BASE]);
+    const volatile uint32_t *e = table + XIP_TABLE_HEADER_WORDS + XIP_TABLE_ENTRY_WORDS * c;
+    xip_result_t r = xip_set_integrity(regs, c, e[XIP_ENTRY_VERSION], e[XIP_ENTRY_TAG_BASE]);
     if (r == XIP_OK)
-      r = xip_set_context(regs, c, e, e + ENTRY_MAC_BLOB, e + ENTRY_NONCE, e[ENTRY_START], e[ENTRY_END],
-                          e[ENTRY_FLAGS]);
+      r = xip_set_context(regs, c, e, e + XIP_ENTRY_MAC_BLOB, e + XIP_ENTRY_NONCE, e[XIP_ENTRY_START], e[XIP_ENTRY_END],
+                          e[XIP_ENTRY_FLAGS]);
     if (r != XIP_OK) return r;
   }
   return (int)count;

@@ -58,6 +58,22 @@ typedef enum {
 #define XIP_CTX_INTEG 4u
 #define XIP_CTX_SEPARATE 8u /* tag layout SEPARATE (else INTERLEAVED) */
 
+/* Key table version 2 (`aesoc image encrypt`, docs/xip.md "Image layout"), in 32-bit words: a
+ * header of XIP_TABLE_HEADER_WORDS (magic, version, count, 0), then XIP_TABLE_ENTRY_WORDS per
+ * context with these fields. */
+enum {
+  XIP_TABLE_HEADER_WORDS = 4,
+  XIP_TABLE_ENTRY_WORDS = 20,
+  XIP_ENTRY_BLOB = 0,      /* wrapped decryption key, 6 words */
+  XIP_ENTRY_MAC_BLOB = 6,  /* wrapped MAC key, 6 words (zero without integrity) */
+  XIP_ENTRY_NONCE = 12,    /* 2 words */
+  XIP_ENTRY_START = 14,
+  XIP_ENTRY_END = 15,
+  XIP_ENTRY_FLAGS = 16,    /* XIP_CTX_* */
+  XIP_ENTRY_VERSION = 17,
+  XIP_ENTRY_TAG_BASE = 18,
+};
+
 /* An integrity failure as INTEG_STATUS/INTEG_ADDR recorded it. */
 typedef struct {
   int fail;           /* a read ended in ERR on a line that failed or cannot be checked */
