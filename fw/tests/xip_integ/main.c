@@ -8,7 +8,7 @@
  *  - an uncached load from the damaged line returns 0 (never its bytes), sysctrl records the bus
  *    error, the XIP controller sets INTEG_STATUS.FAIL with the context and INTEG_ADDR with the
  *    line's flash offset, and its interrupt line fires once INTEG_IE is set;
- *  - a cached load of the same line (a D-cache refill) fails too and sets OVERFLOW;
+ *  - a cached load of the same line (a D-cache refill) fails too: the same line, so no OVERFLOW;
  *  - writing 1s clears the status and the interrupt.
  * One record, "xip_integ", carries what was seen; the test compares it with the ELF's symbols.
  */

@@ -119,8 +119,11 @@ async def setup(dut: Any, layout: int, **kw: Any) -> tuple[XipTb, IntegRegion, b
     return tb, r, plain, img
 
 
-async def good_reads(dut: Any, layout: int) -> None:
+async def good_reads(dut: Any, layout: int, cont: int = 0) -> None:
     tb, r, plain, _ = await setup(dut, layout)
+    if cont:  # continuous-read mode, as the SoC's boot code sets it: later transactions skip the command
+        cfg = await tb.reg_read("CFG")
+        await tb.reg_write("CFG", cfg | field("CFG.cont", 1))
     # Uncached reads of every width, from an idle controller: cycles for the timing table.
     for sel in (0x1, 0x3, 0xF):
         await go_idle(tb)
@@ -166,6 +169,18 @@ async def integ_interleaved_good(dut: Any) -> None:
 async def integ_separate_good(dut: Any) -> None:
     """Good lines in the SEPARATE layout (tags fetched in runs of four)."""
     await good_reads(dut, SEPARATE)
+
+
+@cocotb.test()
+async def integ_separate_cont(dut: Any) -> None:
+    """Good lines in the SEPARATE layout with the flash in continuous-read mode."""
+    await good_reads(dut, SEPARATE, cont=1)
+
+
+@cocotb.test()
+async def integ_interleaved_cont(dut: Any) -> None:
+    """Good lines in the INTERLEAVED layout with the flash in continuous-read mode."""
+    await good_reads(dut, INTERLEAVED, cont=1)
 
 
 async def expect_fail(tb: XipTb, r: IntegRegion, plain: bytes, line: int, overflow: bool) -> None:
