@@ -45,6 +45,7 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("ttable-unrolled-rt", "SWC_AES_UNROLLED_RT", "T-tables computed at run time, full unroll",
             "RAM (run time)", False),
     Variant("fixslice", "SWC_AES_FIXSLICE", "Fixsliced, constant time (C)", "none", True),
+    Variant("barrel", "SWC_AES_BARREL", "Barrel-shiftrows, 8 blocks, constant time (C)", "none", True),
     Variant("asm-ttable", "SWC_AES_ASM_TTABLE", "T-tables, RV32IM assembly", "const", False, asm=True),
 )
 
