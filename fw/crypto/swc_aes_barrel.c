@@ -45,41 +45,40 @@ SWC_FS_INLINE void swc_br_bytes(uint32_t w[4]) {
 
 /* Eight blocks (column words, block k at in[4k]) into the state, plus round key 0. Per column,
  * the bit transposition of its eight blocks gives words with (lane r, bit k); the byte
- * transposition of the four columns' words of one bit then gives (lane c, bit k) per row. */
+ * transposition of the four columns' words of one bit then gives (lane c, bit k) per row. Loops,
+ * not unrolled: they run once per eight blocks, and unrolled they would push the round out of the
+ * 4 KB instruction cache. */
 SWC_FS_INLINE void swc_br_pack(uint32_t st[32], const uint32_t *in, const uint32_t *rk) {
-#pragma GCC unroll 4
+#pragma GCC unroll 1
   for (unsigned c = 0; c < 4; ++c) {
     uint32_t s[8] = {in[c], in[4 + c], in[8 + c], in[12 + c], in[16 + c], in[20 + c], in[24 + c], in[28 + c]};
+    uint32_t *p = st + 8 * c;
     swc_fs_transpose(s);
-#pragma GCC unroll 8
-    for (unsigned b = 0; b < 8; ++b) st[8 * c + b] = s[b];
+    p[0] = s[0], p[1] = s[1], p[2] = s[2], p[3] = s[3], p[4] = s[4], p[5] = s[5], p[6] = s[6], p[7] = s[7];
   }
-#pragma GCC unroll 8
+#pragma GCC unroll 1
   for (unsigned b = 0; b < 8; ++b) {
     uint32_t w[4] = {st[b], st[8 + b], st[16 + b], st[24 + b]};
     swc_br_bytes(w);
-#pragma GCC unroll 4
-    for (unsigned r = 0; r < 4; ++r) st[8 * r + b] = w[r] ^ rk[8 * r + b];
+    st[b] = w[0] ^ rk[b], st[8 + b] = w[1] ^ rk[8 + b], st[16 + b] = w[2] ^ rk[16 + b], st[24 + b] = w[3] ^ rk[24 + b];
   }
 }
 
 /* The last round key, then the state back into eight blocks: pack's steps in reverse order. */
 SWC_FS_INLINE void swc_br_unpack(uint32_t st[32], uint32_t *out, const uint32_t *rk) {
-#pragma GCC unroll 8
+#pragma GCC unroll 1
   for (unsigned b = 0; b < 8; ++b) {
     uint32_t w[4] = {st[b] ^ rk[b], st[8 + b] ^ rk[8 + b], st[16 + b] ^ rk[16 + b], st[24 + b] ^ rk[24 + b]};
     swc_br_bytes(w);
-#pragma GCC unroll 4
-    for (unsigned c = 0; c < 4; ++c) st[8 * c + b] = w[c];
+    st[b] = w[0], st[8 + b] = w[1], st[16 + b] = w[2], st[24 + b] = w[3];
   }
-#pragma GCC unroll 4
+#pragma GCC unroll 1
   for (unsigned c = 0; c < 4; ++c) {
-    uint32_t s[8];
-#pragma GCC unroll 8
-    for (unsigned b = 0; b < 8; ++b) s[b] = st[8 * c + b];
+    const uint32_t *p = st + 8 * c;
+    uint32_t s[8] = {p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]};
     swc_fs_transpose(s);
-#pragma GCC unroll 8
-    for (unsigned k = 0; k < 8; ++k) out[4 * k + c] = s[k];
+    out[c] = s[0], out[4 + c] = s[1], out[8 + c] = s[2], out[12 + c] = s[3];
+    out[16 + c] = s[4], out[20 + c] = s[5], out[24 + c] = s[6], out[28 + c] = s[7];
   }
 }
 
@@ -119,13 +118,13 @@ SWC_FS_INLINE void swc_br_mix(uint32_t st[32], const uint32_t *rk) {
 static void swc_br_encrypt(const uint32_t *rk, unsigned nr, const uint32_t *in, uint32_t *out) {
   uint32_t st[SWC_BR_WORDS];
   swc_br_pack(st, in, rk);
-  for (unsigned r = 1; r < nr; ++r) {
-    rk += SWC_BR_WORDS;
+  for (unsigned r = 1;; ++r) { /* one copy of the S-box loop for every round, the last too */
     swc_br_sub_shift(st);
+    rk += SWC_BR_WORDS;
+    if (r == nr) break;
     swc_br_mix(st, rk);
   }
-  swc_br_sub_shift(st);
-  swc_br_unpack(st, out, rk + SWC_BR_WORDS);
+  swc_br_unpack(st, out, rk);
 }
 
 /* ---- decryption --------------------------------------------------------------------------- */
@@ -169,11 +168,11 @@ static inline void swc_br_inv_mix(uint32_t st[32], const uint32_t *rk) {
 static void swc_br_decrypt(const uint32_t *rk, unsigned nr, const uint32_t *in, uint32_t *out) {
   uint32_t st[SWC_BR_WORDS];
   swc_br_pack(st, in, rk + SWC_BR_WORDS * nr);
-  for (unsigned i = nr - 1; i > 0; --i) {
+  for (unsigned i = nr - 1;; --i) {
     swc_br_inv_sub_shift(st);
+    if (i == 0) break;
     swc_br_inv_mix(st, rk + SWC_BR_WORDS * i);
   }
-  swc_br_inv_sub_shift(st);
   swc_br_unpack(st, out, rk);
 }
 
