@@ -35,6 +35,14 @@ const char swc_aes_impl_name[] = "barrel";
 
 void swc_aes_impl_setup(void) {}
 
+/* The encryption passes share one section so that they lie together, in the order below, and do
+ * not evict each other from the direct-mapped 4 KB instruction cache. */
+#if defined(__ELF__)
+#define SWC_BR_HOT __attribute__((section(".text.swc_br_hot")))
+#else
+#define SWC_BR_HOT
+#endif
+
 /* Transpose the 4 x 4 byte matrix (word i, lane j) -> (word j, lane i). Its own inverse. */
 SWC_FS_INLINE void swc_br_bytes(uint32_t w[4]) {
   SWC_SWAPMOVE(w[0], w[1], 0x00ff00ffu, 8);
@@ -48,7 +56,7 @@ SWC_FS_INLINE void swc_br_bytes(uint32_t w[4]) {
  * transposition of the four columns' words of one bit then gives (lane c, bit k) per row. Loops,
  * not unrolled: they run once per eight blocks, and unrolled they would push the round out of the
  * 4 KB instruction cache. */
-SWC_FS_INLINE void swc_br_pack(uint32_t st[32], const uint32_t *in, const uint32_t *rk) {
+SWC_BR_HOT static void swc_br_pack(uint32_t st[32], const uint32_t *in, const uint32_t *rk) {
 #pragma GCC unroll 1
   for (unsigned c = 0; c < 4; ++c) {
     uint32_t s[8] = {in[c], in[4 + c], in[8 + c], in[12 + c], in[16 + c], in[20 + c], in[24 + c], in[28 + c]};
@@ -82,16 +90,21 @@ SWC_FS_INLINE void swc_br_unpack(uint32_t st[32], uint32_t *out, const uint32_t 
   }
 }
 
-/* SubBytes and ShiftRows, one row at a time: row r moves left by r columns, a rotation right by
- * 8r bits. One copy of the S-box in the loop keeps the round inside the instruction cache. */
-SWC_FS_INLINE void swc_br_sub_shift(uint32_t st[32]) {
+/* SubBytes and ShiftRows on rows lo..hi-1: row r moves left by r columns, a rotation right by
+ * 8r bits (none for row 0). Not inlined: one copy of the S-box serves every round and the CTR
+ * cache. */
+SWC_BR_HOT static __attribute__((noinline)) void swc_br_sub_shift(uint32_t st[32], unsigned lo, unsigned hi) {
 #pragma GCC unroll 1
-  for (unsigned r = 0; r < 4; ++r) {
+  for (unsigned r = lo; r < hi; ++r) {
     uint32_t *p = st + 8 * r;
     uint32_t s[8] = {p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]};
     swc_fs_sbox(s);
+    if (r == 0) {
+      p[0] = s[0], p[1] = s[1], p[2] = s[2], p[3] = s[3], p[4] = s[4], p[5] = s[5], p[6] = s[6], p[7] = s[7];
+    } else {
 #pragma GCC unroll 8
-    for (unsigned b = 0; b < 8; ++b) p[b] = swc_ror32(s[b], 8 * r);
+      for (unsigned i = 0; i < 8; ++i) p[i] = swc_ror32(s[i], 8 * r);
+    }
   }
 }
 
@@ -114,17 +127,24 @@ SWC_FS_INLINE void swc_br_mix(uint32_t st[32], const uint32_t *rk) {
   }
 }
 
-/* Eight blocks in (in) and out (out; in == out allowed). */
-static void swc_br_encrypt(const uint32_t *rk, unsigned nr, const uint32_t *in, uint32_t *out) {
-  uint32_t st[SWC_BR_WORDS];
-  swc_br_pack(st, in, rk);
-  for (unsigned r = 1;; ++r) { /* one copy of the S-box loop for every round, the last too */
-    swc_br_sub_shift(st);
+/* Rounds 1..nr from the state after round key 0, rows below `row` of round 1 already through
+ * SubBytes and ShiftRows; the blocks out to `out`. */
+SWC_BR_HOT static void swc_br_finish(uint32_t st[32], const uint32_t *rk, unsigned nr, unsigned row, uint32_t *out) {
+  for (unsigned r = 1;; ++r) {
+    swc_br_sub_shift(st, row, 4);
+    row = 0;
     rk += SWC_BR_WORDS;
     if (r == nr) break;
     swc_br_mix(st, rk);
   }
   swc_br_unpack(st, out, rk);
+}
+
+/* Eight blocks in (in) and out (out; in == out allowed). */
+SWC_BR_HOT static void swc_br_encrypt(const uint32_t *rk, unsigned nr, const uint32_t *in, uint32_t *out) {
+  uint32_t st[SWC_BR_WORDS];
+  swc_br_pack(st, in, rk);
+  swc_br_finish(st, rk, nr, 0, out);
 }
 
 /* ---- decryption --------------------------------------------------------------------------- */
@@ -178,6 +198,60 @@ static void swc_br_decrypt(const uint32_t *rk, unsigned nr, const uint32_t *in, 
 
 /* ---- modes -------------------------------------------------------------------------------- */
 
+/* CTR: eight counter blocks that differ only in byte 15 share rows 0-2 (bytes 0-2, 4-6, 8-10,
+ * 12-14), so round 1's SubBytes and ShiftRows of those rows are kept from the pass that computed
+ * them while those counter bytes stay the same, and only row 3 is packed and substituted. The
+ * choice depends on the counter only, never on key or data. */
+typedef struct {
+  uint32_t rows[24]; /* rows 0-2 after round 1's SubBytes and ShiftRows */
+  uint32_t tag[4];   /* counter bytes 0-14 they belong to (byte 15 cleared) */
+  int valid;
+} swc_br_ctr_cache;
+
+/* Keystream of the eight counters chain, chain + 1, ... into ks; chain advances by n. */
+SWC_BR_HOT static void swc_br_ctr_pass(const swc_aes_ctx *ctx, swc_br_ctr_cache *cc, uint32_t chain[4], uint32_t ks[32],
+                            size_t n) {
+  const uint32_t *rk = ctx->rk;
+  const uint32_t low = chain[3] >> 24;
+  if (low > 0xffu - (SWC_BR_BLOCKS - 1)) { /* byte 15 carries inside the pass: no sharing */
+    for (size_t k = 0; k < SWC_BR_BLOCKS; ++k) {
+      /* written out: as a loop GCC turns the copy into a memcpy call */
+      ks[4 * k] = chain[0], ks[4 * k + 1] = chain[1], ks[4 * k + 2] = chain[2], ks[4 * k + 3] = chain[3];
+      if (k < n) swc_ctr_increment(chain);
+    }
+    swc_br_encrypt(rk, ctx->rounds, ks, ks);
+    return;
+  }
+  uint32_t st[SWC_BR_WORDS];
+  const uint32_t c3 = chain[3] & 0x00ffffffu;
+  if (!cc->valid || cc->tag[0] != chain[0] || cc->tag[1] != chain[1] || cc->tag[2] != chain[2] || cc->tag[3] != c3) {
+    for (uint32_t k = 0; k < SWC_BR_BLOCKS; ++k) {
+      ks[4 * k] = chain[0], ks[4 * k + 1] = chain[1], ks[4 * k + 2] = chain[2], ks[4 * k + 3] = c3 | (low + k) << 24;
+    }
+    swc_br_pack(st, ks, rk);
+    swc_br_sub_shift(st, 0, 3);
+    for (unsigned i = 0; i < 24; ++i) cc->rows[i] = st[i];
+    cc->tag[0] = chain[0], cc->tag[1] = chain[1], cc->tag[2] = chain[2], cc->tag[3] = c3;
+    cc->valid = 1;
+  } else {
+    for (unsigned i = 0; i < 24; ++i) st[i] = cc->rows[i];
+  }
+  /* row 3 of block k: bytes 3, 7, 11 of the counter and byte 15 = low + k */
+  const uint32_t base = (chain[0] >> 24) | (chain[1] >> 24) << 8 | (chain[2] >> 24) << 16;
+  uint32_t x[8];
+#pragma GCC unroll 8
+  for (uint32_t k = 0; k < SWC_BR_BLOCKS; ++k) x[k] = base | (low + k) << 24;
+  swc_fs_transpose(x);
+#pragma GCC unroll 8
+  for (unsigned b = 0; b < 8; ++b) st[24 + b] = x[b] ^ rk[24 + b];
+  swc_br_finish(st, rk, ctx->rounds, 3, ks);
+  if (low + n <= 0xffu) {
+    chain[3] += (uint32_t)n << 24;
+  } else {
+    for (size_t k = 0; k < n; ++k) swc_ctr_increment(chain);
+  }
+}
+
 typedef void (*swc_br_cipher)(const uint32_t *rk, unsigned nr, const uint32_t *in, uint32_t *out);
 
 /* n < 8 blocks through the eight-block cipher, zero-padded. */
@@ -188,18 +262,16 @@ static void swc_br_partial(swc_br_cipher f, const swc_aes_ctx *ctx, const uint32
   memcpy(out, buf, 16u * n);
 }
 
-void swc_aes_impl_encrypt(const swc_aes_ctx *ctx, swc_mode mode, uint32_t chain[4],
+SWC_BR_HOT void swc_aes_impl_encrypt(const swc_aes_ctx *ctx, swc_mode mode, uint32_t chain[4],
                           const uint32_t *in, uint32_t *out, size_t nblocks) {
-  uint32_t buf[SWC_BR_WORDS] = {0};
+  uint32_t buf[SWC_BR_WORDS];
+  swc_br_ctr_cache cc;
+  cc.valid = 0;
+  if (mode == SWC_MODE_CBC) memset(buf, 0, sizeof buf); /* the seven idle lanes */
   while (nblocks > 0) {
     size_t n = nblocks < SWC_BR_BLOCKS ? nblocks : SWC_BR_BLOCKS;
     if (mode == SWC_MODE_CTR) {
-      for (size_t k = 0; k < SWC_BR_BLOCKS; ++k) {
-        /* written out: as a loop GCC turns the copy into a memcpy call */
-        buf[4 * k] = chain[0], buf[4 * k + 1] = chain[1], buf[4 * k + 2] = chain[2], buf[4 * k + 3] = chain[3];
-        if (k < n) swc_ctr_increment(chain);
-      }
-      swc_br_encrypt(ctx->rk, ctx->rounds, buf, buf);
+      swc_br_ctr_pass(ctx, &cc, chain, buf, n);
       for (size_t i = 0; i < 4 * n; ++i) out[i] = in[i] ^ buf[i];
     } else if (mode == SWC_MODE_CBC) {
       /* serial: one block per pass, the other seven lanes idle */
@@ -215,6 +287,9 @@ void swc_aes_impl_encrypt(const swc_aes_ctx *ctx, swc_mode mode, uint32_t chain[
     in += 4 * n;
     out += 4 * n;
     nblocks -= n;
+  }
+  if (cc.valid) {
+    for (unsigned i = 0; i < 24; ++i) ((volatile uint32_t *)cc.rows)[i] = 0;
   }
 }
 
