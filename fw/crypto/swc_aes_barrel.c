@@ -301,12 +301,19 @@ SWC_BR_HOT_DEC void swc_aes_impl_decrypt(const swc_aes_ctx *ctx, swc_mode mode, 
   while (nblocks > 0) {
     size_t n = nblocks < SWC_BR_BLOCKS ? nblocks : SWC_BR_BLOCKS;
     if (mode == SWC_MODE_CBC) {
-      uint32_t ct[SWC_BR_WORDS] = {0}, pt[SWC_BR_WORDS];
-      memcpy(ct, in, 16u * n); /* in == out: keep the ciphertext for the chaining */
-      swc_br_decrypt(ctx->rk, ctx->rounds, ct, pt);
-      for (size_t c = 0; c < 4; ++c) out[c] = pt[c] ^ chain[c];
-      for (size_t i = 4; i < 4 * n; ++i) out[i] = pt[i] ^ ct[i - 4];
-      for (size_t c = 0; c < 4; ++c) chain[c] = ct[4 * (n - 1) + c];
+      uint32_t pt[SWC_BR_WORDS];
+      if (n == SWC_BR_BLOCKS) {
+        swc_br_decrypt(ctx->rk, ctx->rounds, in, pt);
+      } else {
+        swc_br_partial(swc_br_decrypt, ctx, in, pt, n);
+      }
+      const uint32_t *last = in + 4 * (n - 1);
+      const uint32_t next[4] = {last[0], last[1], last[2], last[3]};
+      /* backwards, so that in place (out == in) every ciphertext word is read before it is
+       * overwritten, with no copy of the ciphertext */
+      for (size_t i = 4 * n; i-- > 4;) out[i] = pt[i] ^ in[i - 4];
+      out[0] = pt[0] ^ chain[0], out[1] = pt[1] ^ chain[1], out[2] = pt[2] ^ chain[2], out[3] = pt[3] ^ chain[3];
+      chain[0] = next[0], chain[1] = next[1], chain[2] = next[2], chain[3] = next[3];
     } else if (n == SWC_BR_BLOCKS) {
       swc_br_decrypt(ctx->rk, ctx->rounds, in, out);
     } else {
