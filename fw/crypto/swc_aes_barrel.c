@@ -75,8 +75,9 @@ SWC_BR_HOT static void swc_br_pack(uint32_t st[32], const uint32_t *in, const ui
   }
 }
 
-/* The last round key, then the state back into eight blocks: pack's steps in reverse order. */
-SWC_FS_INLINE void swc_br_unpack(uint32_t st[32], uint32_t *out, const uint32_t *rk) {
+/* The last round key, then the state back into eight blocks: pack's steps in reverse order. With
+ * x (CTR), the blocks are XORed into x on their way out (x == out allowed). */
+SWC_FS_INLINE void swc_br_unpack(uint32_t st[32], uint32_t *out, const uint32_t *rk, const uint32_t *x) {
 #pragma GCC unroll 1
   for (unsigned b = 0; b < 8; ++b) {
     uint32_t w[4] = {st[b] ^ rk[b], st[8 + b] ^ rk[8 + b], st[16 + b] ^ rk[16 + b], st[24 + b] ^ rk[24 + b]};
@@ -88,6 +89,10 @@ SWC_FS_INLINE void swc_br_unpack(uint32_t st[32], uint32_t *out, const uint32_t 
     const uint32_t *p = st + 8 * c;
     uint32_t s[8] = {p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]};
     swc_fs_transpose(s);
+    if (x != NULL) {
+      s[0] ^= x[c], s[1] ^= x[4 + c], s[2] ^= x[8 + c], s[3] ^= x[12 + c];
+      s[4] ^= x[16 + c], s[5] ^= x[20 + c], s[6] ^= x[24 + c], s[7] ^= x[28 + c];
+    }
     out[c] = s[0], out[4 + c] = s[1], out[8 + c] = s[2], out[12 + c] = s[3];
     out[16 + c] = s[4], out[20 + c] = s[5], out[24 + c] = s[6], out[28 + c] = s[7];
   }
@@ -131,8 +136,9 @@ SWC_FS_INLINE void swc_br_mix(uint32_t st[32], const uint32_t *rk) {
 }
 
 /* Rounds 1..nr from the state after round key 0, rows below `row` of round 1 already through
- * SubBytes and ShiftRows; the blocks out to `out`. */
-SWC_BR_HOT static void swc_br_finish(uint32_t st[32], const uint32_t *rk, unsigned nr, unsigned row, uint32_t *out) {
+ * SubBytes and ShiftRows; the blocks out to `out`, XORed into x unless it is NULL. */
+SWC_BR_HOT static void swc_br_finish(uint32_t st[32], const uint32_t *rk, unsigned nr, unsigned row, uint32_t *out,
+                                     const uint32_t *x) {
   for (unsigned r = 1;; ++r) {
     swc_br_sub_shift(st, row, 4);
     row = 0;
@@ -140,14 +146,14 @@ SWC_BR_HOT static void swc_br_finish(uint32_t st[32], const uint32_t *rk, unsign
     if (r == nr) break;
     swc_br_mix(st, rk);
   }
-  swc_br_unpack(st, out, rk);
+  swc_br_unpack(st, out, rk, x);
 }
 
 /* Eight blocks in (in) and out (out; in == out allowed). */
 SWC_BR_HOT static void swc_br_encrypt(const uint32_t *rk, unsigned nr, const uint32_t *in, uint32_t *out) {
   uint32_t st[SWC_BR_WORDS];
   swc_br_pack(st, in, rk);
-  swc_br_finish(st, rk, nr, 0, out);
+  swc_br_finish(st, rk, nr, 0, out, NULL);
 }
 
 /* ---- decryption --------------------------------------------------------------------------- */
@@ -196,7 +202,7 @@ SWC_BR_HOT_DEC static void swc_br_decrypt(const uint32_t *rk, unsigned nr, const
     if (i == 0) break;
     swc_br_inv_mix(st, rk + SWC_BR_WORDS * i);
   }
-  swc_br_unpack(st, out, rk);
+  swc_br_unpack(st, out, rk, NULL);
 }
 
 /* ---- modes -------------------------------------------------------------------------------- */
@@ -211,43 +217,54 @@ typedef struct {
   int valid;
 } swc_br_ctr_cache;
 
-/* Keystream of the eight counters chain, chain + 1, ... into ks; chain advances by n. */
-SWC_BR_HOT static void swc_br_ctr_pass(const swc_aes_ctx *ctx, swc_br_ctr_cache *cc, uint32_t chain[4], uint32_t ks[32],
-                            size_t n) {
+/* The eight counter blocks from chain on, packed with round key 0. Outside the hot section: it
+ * runs when the CTR cache is filled or byte 15 carries inside a pass. */
+static __attribute__((noinline)) void swc_br_ctr_pack(uint32_t st[32], const uint32_t chain[4], const uint32_t *rk) {
+  uint32_t ks[SWC_BR_WORDS], c[4] = {chain[0], chain[1], chain[2], chain[3]};
+  for (size_t k = 0; k < SWC_BR_BLOCKS; ++k) {
+    /* written out: as a loop GCC turns the copy into a memcpy call */
+    ks[4 * k] = c[0], ks[4 * k + 1] = c[1], ks[4 * k + 2] = c[2], ks[4 * k + 3] = c[3];
+    swc_ctr_increment(c);
+  }
+  swc_br_pack(st, ks, rk);
+}
+
+/* Eight counter blocks from chain on: out = in XOR keystream for n blocks; chain advances by n. */
+SWC_BR_HOT static void swc_br_ctr_pass(const swc_aes_ctx *ctx, swc_br_ctr_cache *cc, uint32_t chain[4],
+                                       const uint32_t *in, uint32_t *out, size_t n) {
   const uint32_t *rk = ctx->rk;
-  const uint32_t low = chain[3] >> 24;
-  if (low > 0xffu - (SWC_BR_BLOCKS - 1)) { /* byte 15 carries inside the pass: no sharing */
-    for (size_t k = 0; k < SWC_BR_BLOCKS; ++k) {
-      /* written out: as a loop GCC turns the copy into a memcpy call */
-      ks[4 * k] = chain[0], ks[4 * k + 1] = chain[1], ks[4 * k + 2] = chain[2], ks[4 * k + 3] = chain[3];
-      if (k < n) swc_ctr_increment(chain);
-    }
-    swc_br_encrypt(rk, ctx->rounds, ks, ks);
-    return;
-  }
+  const uint32_t low = chain[3] >> 24, c3 = chain[3] & 0x00ffffffu;
   uint32_t st[SWC_BR_WORDS];
-  const uint32_t c3 = chain[3] & 0x00ffffffu;
-  if (!cc->valid || cc->tag[0] != chain[0] || cc->tag[1] != chain[1] || cc->tag[2] != chain[2] || cc->tag[3] != c3) {
-    for (uint32_t k = 0; k < SWC_BR_BLOCKS; ++k) {
-      ks[4 * k] = chain[0], ks[4 * k + 1] = chain[1], ks[4 * k + 2] = chain[2], ks[4 * k + 3] = c3 | (low + k) << 24;
-    }
-    swc_br_pack(st, ks, rk);
-    swc_br_sub_shift(st, 0, 3);
-    for (unsigned i = 0; i < 24; ++i) cc->rows[i] = st[i];
-    cc->tag[0] = chain[0], cc->tag[1] = chain[1], cc->tag[2] = chain[2], cc->tag[3] = c3;
-    cc->valid = 1;
+  unsigned row = 3; /* rows of round 1 left to substitute */
+  if (low > 0xffu - (SWC_BR_BLOCKS - 1)) { /* byte 15 carries inside the pass: nothing shared */
+    swc_br_ctr_pack(st, chain, rk);
+    row = 0;
   } else {
-    for (unsigned i = 0; i < 24; ++i) st[i] = cc->rows[i];
+    if (!cc->valid || cc->tag[0] != chain[0] || cc->tag[1] != chain[1] || cc->tag[2] != chain[2] || cc->tag[3] != c3) {
+      swc_br_ctr_pack(st, chain, rk);
+      swc_br_sub_shift(st, 0, 3);
+      for (unsigned i = 0; i < 24; ++i) cc->rows[i] = st[i];
+      cc->tag[0] = chain[0], cc->tag[1] = chain[1], cc->tag[2] = chain[2], cc->tag[3] = c3;
+      cc->valid = 1;
+    } else {
+      for (unsigned i = 0; i < 24; ++i) st[i] = cc->rows[i];
+    }
+    /* row 3 of block k: bytes 3, 7, 11 of the counter and byte 15 = low + k */
+    const uint32_t base = (chain[0] >> 24) | (chain[1] >> 24) << 8 | (chain[2] >> 24) << 16;
+    uint32_t x[8];
+#pragma GCC unroll 8
+    for (uint32_t k = 0; k < SWC_BR_BLOCKS; ++k) x[k] = base | (low + k) << 24;
+    swc_fs_transpose(x);
+#pragma GCC unroll 8
+    for (unsigned b = 0; b < 8; ++b) st[24 + b] = x[b] ^ rk[24 + b];
   }
-  /* row 3 of block k: bytes 3, 7, 11 of the counter and byte 15 = low + k */
-  const uint32_t base = (chain[0] >> 24) | (chain[1] >> 24) << 8 | (chain[2] >> 24) << 16;
-  uint32_t x[8];
-#pragma GCC unroll 8
-  for (uint32_t k = 0; k < SWC_BR_BLOCKS; ++k) x[k] = base | (low + k) << 24;
-  swc_fs_transpose(x);
-#pragma GCC unroll 8
-  for (unsigned b = 0; b < 8; ++b) st[24 + b] = x[b] ^ rk[24 + b];
-  swc_br_finish(st, rk, ctx->rounds, 3, ks);
+  if (n == SWC_BR_BLOCKS) {
+    swc_br_finish(st, rk, ctx->rounds, row, out, in);
+  } else {
+    uint32_t ks[SWC_BR_WORDS];
+    swc_br_finish(st, rk, ctx->rounds, row, ks, NULL);
+    for (size_t i = 0; i < 4 * n; ++i) out[i] = in[i] ^ ks[i];
+  }
   if (low + n <= 0xffu) {
     chain[3] += (uint32_t)n << 24;
   } else {
@@ -274,8 +291,7 @@ SWC_BR_HOT void swc_aes_impl_encrypt(const swc_aes_ctx *ctx, swc_mode mode, uint
   while (nblocks > 0) {
     size_t n = nblocks < SWC_BR_BLOCKS ? nblocks : SWC_BR_BLOCKS;
     if (mode == SWC_MODE_CTR) {
-      swc_br_ctr_pass(ctx, &cc, chain, buf, n);
-      for (size_t i = 0; i < 4 * n; ++i) out[i] = in[i] ^ buf[i];
+      swc_br_ctr_pass(ctx, &cc, chain, in, out, n);
     } else if (mode == SWC_MODE_CBC) {
       /* serial: one block per pass, the other seven lanes idle */
       n = 1;
