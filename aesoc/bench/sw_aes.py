@@ -593,7 +593,7 @@ def points(data: dict[str, Any]) -> list[Point]:
 BENCHMARK = Benchmark(
     name="sw-aes",
     summary="swcrypto software AES variants (compact, T-tables const/run-time, loop/unrolled, fixsliced "
-            "constant-time, T-table assembly): cycles per block, key expansion, 1 KB CTR/CBC/ECB, sizes, timing "
+            "and barrel-shiftrows constant-time, T-table assembly): cycles per block, key expansion, 1 KB CTR/CBC/ECB, sizes, timing "
             "spread, code and tables in SRAM and executing in place from the flash; RIOT's figures beside.",
     run=run,
     points=points,
