@@ -43,6 +43,9 @@
  *   SWC_AES_UNROLLED_RT  fully unrolled rounds, run-time tables.
  *   SWC_AES_FIXSLICE     constant time: fixsliced AES on two blocks at once, no table, no
  *                        secret-dependent branch or address (the default if none is chosen).
+ *   SWC_AES_BARREL       constant time: barrel-shiftrows bitsliced AES on eight blocks at once
+ *                        (faster for ECB, CTR and CBC decryption; CBC encryption and single
+ *                        blocks pay for eight blocks; 1.9 KB of round keys for AES-256).
  *   SWC_AES_ASM_TTABLE   SWC_AES_TTABLE with every block in hand-written RV32IM assembly
  *                        (swc_aes_asm_ttable.S; RV32 only): the fastest variant.
  * swc_aes_variant() names the variant a binary was built with. The context layout depends on
@@ -55,8 +58,8 @@
  * -fdata-sections and --gc-sections, nothing else.
  *
  * Table variants are not constant time: their memory addresses depend on key and data, which
- * caches turn into timing. Use SWC_AES_FIXSLICE wherever an attacker can time or share the
- * core.
+ * caches turn into timing. Use SWC_AES_FIXSLICE or SWC_AES_BARREL wherever an attacker can time
+ * or share the core.
  *
  * CTR mode: the 16-byte counter block is one 128-bit big-endian integer incremented once per
  * block (SP 800-38A B.1 with m = 128). A call of any length advances it by ceil(len / 16); the
@@ -76,12 +79,12 @@ extern "C" {
 /* Exactly one variant; default: the constant-time one. */
 #if !defined(SWC_AES_COMPACT) && !defined(SWC_AES_TTABLE) && !defined(SWC_AES_TTABLE_RT) && \
     !defined(SWC_AES_UNROLLED) && !defined(SWC_AES_UNROLLED_RT) && !defined(SWC_AES_FIXSLICE) && \
-    !defined(SWC_AES_ASM_TTABLE)
+    !defined(SWC_AES_ASM_TTABLE) && !defined(SWC_AES_BARREL)
 #define SWC_AES_FIXSLICE 1
 #endif
 #if defined(SWC_AES_COMPACT) + defined(SWC_AES_TTABLE) + defined(SWC_AES_TTABLE_RT) + \
         defined(SWC_AES_UNROLLED) + defined(SWC_AES_UNROLLED_RT) + defined(SWC_AES_FIXSLICE) + \
-        defined(SWC_AES_ASM_TTABLE) != 1
+        defined(SWC_AES_ASM_TTABLE) + defined(SWC_AES_BARREL) != 1
 #error "swcrypto: define exactly one SWC_AES_<variant>"
 #endif
 
@@ -103,6 +106,9 @@ typedef enum {
 #if defined(SWC_AES_FIXSLICE)
 /* Fixsliced round keys: 8 words per round key, up to 15 round keys. */
 #define SWC_AES_RK_WORDS 120u
+#elif defined(SWC_AES_BARREL)
+/* Barrel-shiftrows round keys: 32 words per round key, up to 15 round keys. */
+#define SWC_AES_RK_WORDS 480u
 #else
 /* Round keys as 32-bit words: 4 per round key, up to 15 round keys. */
 #define SWC_AES_RK_WORDS 60u
