@@ -86,6 +86,9 @@ void aesoc_trap(uint32_t mcause, uint32_t mepc, uint32_t mtval) {
   }
   printf("\n*** trap: mcause=%lu mepc=0x%08lx mtval=0x%08lx\n", (unsigned long)mcause,
          (unsigned long)mepc, (unsigned long)mtval);
+  /* An instruction fetch that ended in a bus error returns zeros, an illegal instruction that
+   * traps before the (imprecise) bus-error interrupt is taken: the bus error is the cause. */
+  if (SYSCTRL(BUS_ERR_STATUS) & SYSCTRL__BUS_ERR_STATUS__PENDING_bm) report_bus_error();
   aesoc_exit(AESOC_EXIT_TRAP_BASE | (int)(mcause & 0x3Fu));
 }
 
