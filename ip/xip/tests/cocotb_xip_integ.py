@@ -167,7 +167,7 @@ async def integ_interleaved_good(dut: Any) -> None:
 
 @cocotb.test()
 async def integ_separate_good(dut: Any) -> None:
-    """Good lines in the SEPARATE layout (tags fetched in runs of four)."""
+    """Good lines in the SEPARATE layout (tags fetched in runs of two, after the run's first line)."""
     await good_reads(dut, SEPARATE)
 
 
@@ -239,6 +239,31 @@ async def integ_separate_soc_timeout(dut: Any) -> None:
 async def integ_interleaved_soc_timeout(dut: Any) -> None:
     """INTERLEAVED under the SoC's traffic: every beat within the crossbar's 256-cycle timeout."""
     await soc_traffic(dut, INTERLEAVED)
+
+
+@cocotb.test()
+async def integ_miss_at_data_phase(dut: Any) -> None:
+    """A miss in every cycle around the engine's own restart to the next line (SEPARATE, after a
+    line's tags): a start that arrived in the cycle the sequencer entered the data phase was
+    lost (the old stream went on, the next restart ended at once), and the SoC's D-cache refill
+    of the missed line timed out again and again."""
+    tb, r, plain, _ = await setup(dut, SEPARATE)
+    cfg = await tb.reg_read("CFG")
+    await tb.reg_write("CFG", cfg | field("CFG.cont", 1))
+    first, other = r.start + 0x600, r.start + 0x1200
+    for gap in range(0, 90):
+        await go_idle(tb)
+        acc = await tb.read(first + 4)
+        assert not acc.err
+        acc = await tb.burst(other, gap=gap)
+        assert not acc.err and max(acc.beats) <= XBAR_TIMEOUT, f"gap {gap}: {acc.beats}"
+        for i, w in enumerate(acc.data):
+            check_word(plain, other + 4 * i, w)
+        acc = await tb.burst(other + LINE)
+        assert not acc.err and max(acc.beats) <= XBAR_TIMEOUT, f"gap {gap}: next line {acc.beats}"
+        for i, w in enumerate(acc.data):
+            check_word(plain, other + LINE + 4 * i, w)
+    assert tb.flash_errors() == 0
 
 
 async def expect_fail(tb: XipTb, r: IntegRegion, plain: bytes, line: int, overflow: bool) -> None:
