@@ -17,14 +17,19 @@
 // Layouts (CTX.CTRL.LAYOUT):
 //   INTERLEAVED  line A at flash word P = A/4 + 2 * (A - START) / 32, its tag in the two words
 //                after it: one stream reads line, tag, line, tag ...
-//   SEPARATE     line A at A, its tag at TAGBASE + (A - START) / 4. A run of TagRun tags
-//                (8 * TagRun bytes) is read first, then the stream restarts at the data and
-//                reads TagRun lines; then the next run of tags.
+//   SEPARATE     line A at A, its tag at TAGBASE + (A - START) / 4. Tags are read in runs of
+//                TagRun (8 * TagRun bytes): the stream reads the run's first line, restarts at
+//                the run's tags (that line is checked and drained as soon as its own tag is in,
+//                while the other tags still arrive), then restarts at the next line and reads
+//                on through the run's other lines into the next run's first line. So a read
+//                waits for at most one line, one short tag read and two transaction switches
+//                (a read that waited for a whole run of tags before its line could outlast the
+//                crossbar's 256-cycle timeout in the SoC).
 // A run stops at the context's END. Context config that cannot be checked (INTEG with a key
 // missing or a bad layout) makes reads inside it end in ERR at once (fault_o).
 module xip_integ #(
   parameter int unsigned FlashBytes = 16 * 1024 * 1024,
-  parameter int unsigned TagRun     = 4   // SEPARATE: tags fetched per tag transaction
+  parameter int unsigned TagRun     = 2   // SEPARATE: tags fetched per tag transaction (>= 2)
 ) (
   input  wire logic                              clk_i,
   input  wire logic                              rst_ni,
@@ -185,8 +190,8 @@ module xip_integ #(
     E_FAIL = 2'd3   // line_q failed: the stream is stopped, reads of it end in ERR
   } estate_e;
 
+  // SEPARATE fetches a run of tags (tf_q) alongside PH_DATA/PH_CHECK/PH_DRAIN.
   typedef enum logic [2:0] {
-    PH_TAGS  = 3'd0,  // SEPARATE: a run of tags
     PH_DATA  = 3'd1,  // the eight words of line_q
     PH_TAG   = 3'd2,  // INTERLEAVED: the tag after them
     PH_CHECK = 3'd3,  // waiting for the MAC
@@ -210,6 +215,9 @@ module xip_integ #(
   logic [3:0]    widx_q, widx_d;
   logic [TW-1:0] ntag_q, ntag_d, tk_q, tk_d;
   logic          rs_q, rs_d;        // restart the stream at rs_addr_q next cycle
+  logic          tf_q, tf_d;        // SEPARATE: the stream delivers the run's tags
+  logic [3:0]    tw_q, tw_d;        // tag words received
+  logic          tag_in;            // the tag of line_q is in tag_q
   logic [AW-1:0] rs_addr_q, rs_addr_d;
   logic          mfly_q, mfly_d;    // a block is in the MAC core
   logic [31:0]   pt_q [8];          // decrypted words of line_q
@@ -224,7 +232,7 @@ module xip_integ #(
   logic [FW-1:0] cs_w, ce_w, ctb_w;
   logic          csep;
   // sline: the run's first line when it starts, else the line after line_q.
-  logic [FW-1:0] nl_off;            // 2 * (sline - START) / 32 words: its tag offset
+  logic [FW-1:0] nl_off;            // 2 * (sline - START) / 32 words: INTERLEAVED tags before it
   logic [LW-1:0] nl, sline;
   logic [FW-1:0] lines_left;
   logic [TW-1:0] run_len;
@@ -244,10 +252,15 @@ module xip_integ #(
 
   assign nl = line_q + 1'b1;
 
-  logic [AW-1:0] data_addr, tag_addr, first_addr;
+  // SEPARATE: the tags of the run that starts at line_q, and the data after that run's first
+  // line (line_q - tk_q is the run's first line).
+  logic [FW-1:0] cur_off;
+  logic [AW-1:0] data_addr, tag_addr, next_addr;
+  assign cur_off    = (FW'({line_q, 3'b0}) - cs_w) >> 2;
   assign data_addr  = AW'(FW'({sline, 3'b0}) + (csep ? '0 : nl_off));
-  assign tag_addr   = AW'(ctb_w + nl_off);
-  assign first_addr = csep ? tag_addr : data_addr;
+  assign tag_addr   = AW'(ctb_w + cur_off);
+  assign next_addr  = AW'({line_q - LW'(tk_q) + 1'b1, 3'b0});
+  assign tag_in     = !tf_q || tw_q > 4'({tk_q, 1'b0}) + 4'd1;
 
   // MAC core.
   logic         aes_clear, aes_key_we, aes_key_ready, aes_in_valid, aes_in_ready, aes_out_valid;
@@ -358,9 +371,9 @@ module xip_integ #(
   logic accept;
 
   // Not while a restart is pending: a held word of the old stream would complete.
-  assign accept = st_q == E_RUN && !rs_q && (ph_q == PH_TAGS || ph_q == PH_TAG || (ph_q == PH_DATA && ks_ok_i));
+  assign accept = st_q == E_RUN && !rs_q && (tf_q || ph_q == PH_TAG || (ph_q == PH_DATA && ks_ok_i));
   assign seq_hold_o = !accept;
-  assign ks_take_o  = st_q == E_RUN && ph_q == PH_DATA && seq_word_valid_i && !abort_i;
+  assign ks_take_o  = st_q == E_RUN && !tf_q && ph_q == PH_DATA && seq_word_valid_i && !abort_i;
   assign ks_idx_o   = widx_q[1:0];
   assign push_o      = st_q == E_RUN && ph_q == PH_DRAIN && slot_free_i;
   assign push_addr_o = AW'({line_q, widx_q[2:0]});
@@ -376,34 +389,48 @@ module xip_integ #(
     tk_d       = tk_q;
     rs_d       = 1'b0;
     rs_addr_d  = rs_addr_q;
+    tf_d       = tf_q;
+    tw_d       = tw_q;
     seq_stop_o = 1'b0;
     fail_o     = 1'b0;
     if (abort_i) begin
       st_d = E_IDLE;
+      tf_d = 1'b0;
     end else if (start_i) begin
       st_d   = E_RUN;
-      ph_d   = csep ? PH_TAGS : PH_DATA;
+      ph_d   = PH_DATA;
       ctx_d  = req_ctx;
       line_d = start_line;
       widx_d = '0;
       ntag_d = csep ? run_len : TW'(1);
       tk_d   = '0;
+      tf_d   = 1'b0;
+      tw_d   = '0;
     end else if (st_q == E_RUN) begin
-      unique case (ph_q)
-        PH_TAGS: if (seq_word_valid_i) begin
-          widx_d = widx_q + 1'b1;
-          if (widx_q == 4'({ntag_q, 1'b0}) - 4'd1) begin
-            ph_d      = PH_DATA;
-            widx_d    = '0;
+      // SEPARATE: the run's tags, then on with the data after the run's first line.
+      if (tf_q && seq_word_valid_i) begin
+        tw_d = tw_q + 1'b1;
+        if (tw_q == 4'({ntag_q, 1'b0}) - 4'd1) begin
+          tf_d = 1'b0;
+          if (ntag_q != TW'(1)) begin
             rs_d      = 1'b1;
-            rs_addr_d = AW'({line_q, 3'b0});
+            rs_addr_d = next_addr;
           end
         end
-        PH_DATA: if (seq_word_valid_i) begin
+      end
+      unique case (ph_q)
+        PH_DATA: if (seq_word_valid_i && !tf_q) begin
           widx_d = widx_q + 1'b1;
           if (widx_q == 4'd7) begin
             widx_d = '0;
             ph_d   = csep ? PH_CHECK : PH_TAG;
+            // The first line of a run: now its tags.
+            if (csep && tk_q == '0) begin
+              tf_d      = 1'b1;
+              tw_d      = '0;
+              rs_d      = 1'b1;
+              rs_addr_d = tag_addr;
+            end
           end
         end
         PH_TAG: if (seq_word_valid_i) begin
@@ -413,7 +440,7 @@ module xip_integ #(
             ph_d   = PH_CHECK;
           end
         end
-        PH_CHECK: if (mst_q == M_DONE) begin
+        PH_CHECK: if (mst_q == M_DONE && tag_in) begin
           if (tag_ok) begin
             ph_d = PH_DRAIN;
           end else begin
@@ -435,11 +462,9 @@ module xip_integ #(
               if (csep) begin
                 tk_d = tk_q + 1'b1;
                 if (tk_q + 1'b1 == ntag_q) begin
-                  tk_d      = '0;
-                  ntag_d    = run_len;
-                  ph_d      = PH_TAGS;
-                  rs_d      = 1'b1;
-                  rs_addr_d = tag_addr;
+                  // The stream reads on into the next run's first line.
+                  tk_d   = '0;
+                  ntag_d = run_len;
                 end
               end
             end
@@ -462,6 +487,8 @@ module xip_integ #(
       tk_q      <= '0;
       rs_q      <= 1'b0;
       rs_addr_q <= '0;
+      tf_q      <= 1'b0;
+      tw_q      <= '0;
       mfly_q    <= 1'b0;
       x_q       <= '0;
       k1_q      <= '0;
@@ -477,6 +504,8 @@ module xip_integ #(
       tk_q      <= tk_d;
       rs_q      <= rs_d;
       rs_addr_q <= rs_addr_d;
+      tf_q      <= tf_d;
+      tw_q      <= tw_d;
       mfly_q    <= mfly_d;
       x_q       <= x_d;
       k1_q      <= k1_d;
@@ -487,18 +516,20 @@ module xip_integ #(
   // Staging line and tags: written as words arrive (no reset needed: read only when complete).
   always_ff @(posedge clk_i) begin
     if (st_q == E_RUN && seq_word_valid_i && !start_i && !abort_i) begin
-      if (ph_q == PH_DATA) begin
+      if (tf_q) begin
+        tag_q[tw_q[$clog2(2 * TagRun)-1:0]] <= seq_word_i;
+      end else if (ph_q == PH_DATA) begin
         pt_q[widx_q[2:0]] <= seq_word_i ^ ks_word_i;
         ct_q[widx_q[2:0]] <= seq_word_i;
-      end else if (ph_q == PH_TAGS || ph_q == PH_TAG) begin
+      end else if (ph_q == PH_TAG) begin
         tag_q[widx_q[$clog2(2 * TagRun)-1:0]] <= seq_word_i;
       end
     end
   end
 
   assign run_o        = st_q != E_IDLE;
-  assign seq_start_o  = start_i || (rs_q && !abort_i);
-  assign seq_addr_o   = start_i ? first_addr : rs_addr_q;
+  assign seq_start_o  = start_i || (rs_q && !abort_i && st_q == E_RUN);
+  assign seq_addr_o   = start_i ? data_addr : rs_addr_q;
   assign req_wait_o   = st_q == E_RUN && req_integ_o && req_ctx == ctx_q && LW'(req_addr_i >> 3) == line_q;
   assign req_poison_o = st_q == E_FAIL && LW'(req_addr_i >> 3) == line_q;
   assign fail_ctx_o   = ctx_q;

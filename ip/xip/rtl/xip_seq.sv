@@ -217,8 +217,10 @@ module xip_seq (
             if (state_q == ST_MODE) begin
               fcont_d = mcont_q;
             end
-            if (state_d == ST_DATA && pend_q) begin
-              // The data phase is reached: now the held start or stop can end this read.
+            if (state_d == ST_DATA && pend_d) begin
+              // The data phase is reached: now the held start or stop can end this read
+              // (pend_d: including one that arrives in this very cycle, which pend_q would
+              // miss and the data phase would then ignore).
               pend_d  = 1'b0;
               state_d = ST_CSH;
               cs_n_d  = 1'b1;

@@ -167,7 +167,7 @@ async def integ_interleaved_good(dut: Any) -> None:
 
 @cocotb.test()
 async def integ_separate_good(dut: Any) -> None:
-    """Good lines in the SEPARATE layout (tags fetched in runs of four)."""
+    """Good lines in the SEPARATE layout (tags fetched in runs of two, after the run's first line)."""
     await good_reads(dut, SEPARATE)
 
 
@@ -181,6 +181,89 @@ async def integ_separate_cont(dut: Any) -> None:
 async def integ_interleaved_cont(dut: Any) -> None:
     """Good lines in the INTERLEAVED layout with the flash in continuous-read mode."""
     await good_reads(dut, INTERLEAVED, cont=1)
+
+
+# ip/wb_xbar's TimeoutCycles in the SoC: a beat a slave leaves unanswered for this many cycles
+# (from its first STB cycle) gets its master ERR, and an instruction fetch gets zeros.
+XBAR_TIMEOUT = 256
+
+
+async def soc_traffic(dut: Any, layout: int) -> None:
+    """The SoC's access pattern at its boot settings (SCK = clk/2, 0xEB, 4 dummy clocks,
+    continuous-read mode): I-cache refills running straight through the region (across tag
+    runs), with D-side uncached single reads and D-cache refills of other lines in between, and
+    a linear run of uncached word reads (crt0's .data copy). Every beat must be answered within
+    the crossbar's timeout: in SEPARATE, a line that waited for a whole run of tags before its
+    data did not (about 320 cycles), and the SoC hung on the first instruction fetch from the
+    flash."""
+    tb, r, plain, _ = await setup(dut, layout)
+    cfg = await tb.reg_read("CFG")
+    await tb.reg_write("CFG", cfg | field("CFG.cont", 1))
+    worst = 0
+
+    def served(acc: Any, addr: int) -> None:
+        nonlocal worst
+        assert not acc.err
+        for i, w in enumerate(acc.data):
+            check_word(plain, addr + 4 * i, w)
+        worst = max(worst, *acc.beats)
+
+    await go_idle(tb)
+    code, data, rodata = r.start + 0x100, r.start + 0x1000, r.start + 0x1800
+    for k in range(14):  # 8 instructions per line: a few cycles between refills
+        served(await tb.burst(code + k * LINE, gap=4), code + k * LINE)
+        if k % 3 == 1:
+            served(await tb.read(data + 4 * k, gap=2), data + 4 * k)
+        if k % 4 == 2:
+            served(await tb.burst(rodata + k * LINE, gap=2), rodata + k * LINE)
+    for a in range(data + 0x100, data + 0x100 + 10 * LINE, 4):
+        served(await tb.read(a, gap=3), a)
+    for a in (r.start, r.end - LINE, r.start + 0x740):  # cold, from an idle controller
+        await go_idle(tb)
+        served(await tb.read(a + 4), a + 4)
+        served(await tb.burst(a + LINE if a + LINE < r.end else a - LINE),
+               a + LINE if a + LINE < r.end else a - LINE)
+    dut._log.info(f"layout {layout}: SoC traffic, continuous-read mode: slowest beat {worst} cycles")
+    assert worst <= XBAR_TIMEOUT, f"a beat took {worst} cycles: the SoC's crossbar answers ERR after {XBAR_TIMEOUT}"
+    assert get_field("INTEG_STATUS.fail", await tb.reg_read("INTEG_STATUS")) == 0
+    assert tb.flash_errors() == 0
+
+
+@cocotb.test()
+async def integ_separate_soc_timeout(dut: Any) -> None:
+    """SEPARATE under the SoC's traffic: every beat within the crossbar's 256-cycle timeout."""
+    await soc_traffic(dut, SEPARATE)
+
+
+@cocotb.test()
+async def integ_interleaved_soc_timeout(dut: Any) -> None:
+    """INTERLEAVED under the SoC's traffic: every beat within the crossbar's 256-cycle timeout."""
+    await soc_traffic(dut, INTERLEAVED)
+
+
+@cocotb.test()
+async def integ_miss_at_data_phase(dut: Any) -> None:
+    """A miss in every cycle around the engine's own restart to the next line (SEPARATE, after a
+    line's tags): a start that arrived in the cycle the sequencer entered the data phase was
+    lost (the old stream went on, the next restart ended at once), and the SoC's D-cache refill
+    of the missed line timed out again and again."""
+    tb, r, plain, _ = await setup(dut, SEPARATE)
+    cfg = await tb.reg_read("CFG")
+    await tb.reg_write("CFG", cfg | field("CFG.cont", 1))
+    first, other = r.start + 0x600, r.start + 0x1200
+    for gap in range(0, 90):
+        await go_idle(tb)
+        acc = await tb.read(first + 4)
+        assert not acc.err
+        acc = await tb.burst(other, gap=gap)
+        assert not acc.err and max(acc.beats) <= XBAR_TIMEOUT, f"gap {gap}: {acc.beats}"
+        for i, w in enumerate(acc.data):
+            check_word(plain, other + 4 * i, w)
+        acc = await tb.burst(other + LINE)
+        assert not acc.err and max(acc.beats) <= XBAR_TIMEOUT, f"gap {gap}: next line {acc.beats}"
+        for i, w in enumerate(acc.data):
+            check_word(plain, other + LINE + 4 * i, w)
+    assert tb.flash_errors() == 0
 
 
 async def expect_fail(tb: XipTb, r: IntegRegion, plain: bytes, line: int, overflow: bool) -> None:

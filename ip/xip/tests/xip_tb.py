@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import sys
 from dataclasses import dataclass
+from dataclasses import field as field_
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,7 @@ class Access:
     data: list[int]
     cycles: int      # from the first cycle STB was high to the last ACK, inclusive
     err: bool
+    beats: list[int] = field_(default_factory=list)  # per beat: its first STB cycle to its ACK, inclusive
 
 
 @dataclass(frozen=True)
@@ -206,15 +208,18 @@ class XipTb:
         t0 = self.now()
         data: list[int] = []
         err = False
+        beats: list[int] = []
         for addr, cti in zip(addrs, ctis):
             dut.wb_adr_i.value = addr >> 2
             dut.wb_cti_i.value = cti
+            t_beat = self.now()
             for _ in range(100_000):
                 await FallingEdge(dut.clk_i)
                 ack, e = int(dut.wb_ack_o.value), int(dut.wb_err_o.value)
                 word = int(dut.wb_dat_o.value) if ack else 0
                 await RisingEdge(dut.clk_i)
                 if ack or e:
+                    beats.append(self.now() - t_beat)
                     data.append(word)
                     err = err or bool(e)
                     break
@@ -223,7 +228,7 @@ class XipTb:
         dut.wb_cyc_i.value = 0
         dut.wb_stb_i.value = 0
         dut.wb_we_i.value = 0
-        return Access(data, self.now() - t0, err)
+        return Access(data, self.now() - t0, err, beats)
 
     async def read(self, addr: int, sel: int = 0xF, gap: int = 0) -> Access:
         return await self.access([addr], sel=sel, gap=gap)
