@@ -7,13 +7,19 @@
 
 unsigned aesoc_check_failures;
 
-void aesoc_putc(char c) { SYSCTRL(CONSOLE) = (uint8_t)c; }
+/* The trap path runs from SRAM in a program executing in place (fw/link_xip.ld keeps .text.sram
+ * and .rodata.sram there): when the flash fails its integrity check, the trap handler must still
+ * be able to say so. Under fw/link.ld these are ordinary .text and .rodata. */
+#define SRAM_TEXT __attribute__((section(".text.sram")))
+#define SRAM_RODATA __attribute__((section(".rodata.sram")))
 
-void aesoc_puts(const char *s) {
+SRAM_TEXT void aesoc_putc(char c) { SYSCTRL(CONSOLE) = (uint8_t)c; }
+
+SRAM_TEXT void aesoc_puts(const char *s) {
   while (*s) aesoc_putc(*s++);
 }
 
-void aesoc_exit(int code) {
+SRAM_TEXT void aesoc_exit(int code) {
   SYSCTRL(SIM_EXIT) = (uint32_t)code & 0xFFu;
   for (;;) {
   }
@@ -58,18 +64,36 @@ __attribute__((weak)) void aesoc_external_irq(uint32_t pending) { (void)pending;
 #define IRQ_TIMER 7u
 #define IRQ_EXTERNAL 11u
 
+static const char msg_bus_error[] SRAM_RODATA = "\n*** bus error: master ";
+static const char msg_address[] SRAM_RODATA = " address 0x";
+static const char msg_trap[] SRAM_RODATA = "\n*** trap: mcause=";
+static const char msg_mepc[] SRAM_RODATA = " mepc=0x";
+static const char msg_mtval[] SRAM_RODATA = " mtval=0x";
+static const char hex_digits[] SRAM_RODATA = "0123456789abcdef";
+
+SRAM_TEXT static void put_hex32(uint32_t v) {
+  for (int shift = 28; shift >= 0; shift -= 4) aesoc_putc(hex_digits[(v >> shift) & 0xFu]);
+}
+
+SRAM_TEXT static void put_small(uint32_t v) { /* below 100: an mcause or a master index */
+  if (v >= 10u) aesoc_putc((char)('0' + v / 10u));
+  aesoc_putc((char)('0' + v % 10u));
+}
+
 /* Line 0: a CPU access ended in bus ERR. It is imprecise (the access was acknowledged with 0 so
  * the core could not hang), so the only safe reaction is to stop. */
-static void report_bus_error(void) {
+SRAM_TEXT static void report_bus_error(void) {
   uint32_t status = SYSCTRL(BUS_ERR_STATUS);
-  printf("\n*** bus error: master %lu address 0x%08lx\n",
-         (unsigned long)((status & SYSCTRL__BUS_ERR_STATUS__MASTER_bm) >> SYSCTRL__BUS_ERR_STATUS__MASTER_bp),
-         (unsigned long)SYSCTRL(BUS_ERR_ADDR));
+  aesoc_puts(msg_bus_error);
+  put_small((status & SYSCTRL__BUS_ERR_STATUS__MASTER_bm) >> SYSCTRL__BUS_ERR_STATUS__MASTER_bp);
+  aesoc_puts(msg_address);
+  put_hex32(SYSCTRL(BUS_ERR_ADDR));
+  aesoc_putc('\n');
   aesoc_exit(AESOC_EXIT_BUS_ERROR);
 }
 
 void aesoc_trap(uint32_t mcause, uint32_t mepc, uint32_t mtval);
-void aesoc_trap(uint32_t mcause, uint32_t mepc, uint32_t mtval) {
+SRAM_TEXT void aesoc_trap(uint32_t mcause, uint32_t mepc, uint32_t mtval) {
   if (mcause & MCAUSE_IRQ) {
     uint32_t code = mcause & 0x1Fu;
     if (code == IRQ_TIMER) {
@@ -84,8 +108,13 @@ void aesoc_trap(uint32_t mcause, uint32_t mepc, uint32_t mtval) {
     }
     return;
   }
-  printf("\n*** trap: mcause=%lu mepc=0x%08lx mtval=0x%08lx\n", (unsigned long)mcause,
-         (unsigned long)mepc, (unsigned long)mtval);
+  aesoc_puts(msg_trap);
+  put_small(mcause & 0x3Fu);
+  aesoc_puts(msg_mepc);
+  put_hex32(mepc);
+  aesoc_puts(msg_mtval);
+  put_hex32(mtval);
+  aesoc_putc('\n');
   /* An instruction fetch that ended in a bus error returns zeros, an illegal instruction that
    * traps before the (imprecise) bus-error interrupt is taken: the bus error is the cause. */
   if (SYSCTRL(BUS_ERR_STATUS) & SYSCTRL__BUS_ERR_STATUS__PENDING_bm) report_bus_error();

@@ -516,17 +516,17 @@ async def image_tool_boot(dut: Any) -> None:
     assert struct.pack("<I", magic) == imgtool.TABLE_MAGIC and version == imgtool.TABLE_VERSION
     for ctx in range(count):
         base = 0x100 + imgtool.TABLE_HEADER + imgtool.TABLE_ENTRY * ctx
-        entry = [(await tb.read(base + 4 * i)).data[0] for i in range(12)]
+        entry = [(await tb.read(base + 4 * i)).data[0] for i in range(imgtool.TABLE_ENTRY // 4)]
         for i in range(6):
             await tb.reg_write(f"KEYBLOB[{i}]", entry[i])
         await tb.reg_write("UNWRAP", field("UNWRAP.ctx", ctx) | field("UNWRAP.go", 1))
         while get_field("OTFAD_STATUS.busy", await tb.reg_read("OTFAD_STATUS")):
             pass
-        await tb.reg_write(f"CTX[{ctx}].NONCE[0]", entry[6])
-        await tb.reg_write(f"CTX[{ctx}].NONCE[1]", entry[7])
-        await tb.reg_write(f"CTX[{ctx}].START", entry[8])
-        await tb.reg_write(f"CTX[{ctx}].END", entry[9])
-        await tb.reg_write(f"CTX[{ctx}].CTRL", entry[10] & 3)
+        await tb.reg_write(f"CTX[{ctx}].NONCE[0]", entry[12])
+        await tb.reg_write(f"CTX[{ctx}].NONCE[1]", entry[13])
+        await tb.reg_write(f"CTX[{ctx}].START", entry[14])
+        await tb.reg_write(f"CTX[{ctx}].END", entry[15])
+        await tb.reg_write(f"CTX[{ctx}].CTRL", entry[16] & 3)
     status = await tb.reg_read("OTFAD_STATUS")
     assert get_field("OTFAD_STATUS.active", status) == 0b0111 and not get_field("OTFAD_STATUS.unwrap_err", status)
     expected = bytearray(flash)
