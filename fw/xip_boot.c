@@ -9,7 +9,8 @@
  * An erased table (all ones) boots plaintext; nothing in this SoC demands encryption (a part
  * would have an OTP fuse for that).
  * Everything used here must be in SRAM: functions in .text.boot, constants in .rodata.boot (a
- * string literal would land in the flash's .rodata), the xip_* driver (link_xip.ld).
+ * string literal would land in the flash's .rodata), the xip_* driver and the platform library's
+ * console and trap path (.text.sram; link_xip.ld).
  */
 #include <stdint.h>
 
@@ -50,10 +51,6 @@ static const char msg_unwrap[] BOOT_RODATA =
 static const char msg_other[] BOOT_RODATA = "see the xip_boot record\n";
 static const char msg_trap[] BOOT_RODATA = "*** trap during XIP boot\n";
 
-static BOOT_TEXT void boot_puts(const char *s) {
-  while (*s) SYSCTRL(CONSOLE) = (uint8_t)*s++;
-}
-
 static BOOT_TEXT void boot_put_uint(uint32_t v) {
   char buf[11];
   int i = 10;
@@ -62,20 +59,20 @@ static BOOT_TEXT void boot_put_uint(uint32_t v) {
     buf[--i] = (char)('0' + v % 10u);
     v /= 10u;
   } while (v);
-  boot_puts(&buf[i]);
+  aesoc_puts(&buf[i]);
 }
 
 static BOOT_TEXT void boot_record(const char *status, uint32_t contexts) {
   uint32_t otfad = XIP(OTFAD_STATUS);
-  boot_puts(rec_head);
-  boot_puts(status);
-  boot_puts(rec_contexts);
+  aesoc_puts(rec_head);
+  aesoc_puts(status);
+  aesoc_puts(rec_contexts);
   boot_put_uint(contexts);
-  boot_puts(rec_key_valid);
+  aesoc_puts(rec_key_valid);
   boot_put_uint((otfad & XIP__OTFAD_STATUS__KEY_VALID_bm) >> XIP__OTFAD_STATUS__KEY_VALID_bp);
-  boot_puts(rec_active);
+  aesoc_puts(rec_active);
   boot_put_uint((otfad & XIP__OTFAD_STATUS__ACTIVE_bm) >> XIP__OTFAD_STATUS__ACTIVE_bp);
-  boot_puts(rec_tail);
+  aesoc_puts(rec_tail);
 }
 
 static BOOT_TEXT const char *status_name(int result) {
@@ -99,8 +96,8 @@ BOOT_TEXT void xip_boot(void) {
     return;
   }
   boot_record(status_name(n), table[2]);
-  boot_puts(msg_fail);
-  boot_puts(n == XIP_ERR_UNWRAP ? msg_unwrap : msg_other);
+  aesoc_puts(msg_fail);
+  aesoc_puts(n == XIP_ERR_UNWRAP ? msg_unwrap : msg_other);
   SYSCTRL(SIM_EXIT) = (uint32_t)(AESOC_EXIT_XIP_BOOT_BASE | -n);
   for (;;) {
   }
@@ -110,7 +107,7 @@ BOOT_TEXT void xip_boot(void) {
 __attribute__((interrupt("machine"))) BOOT_TEXT void xip_boot_trap(void) {
   uint32_t mcause;
   __asm__ volatile("csrr %0, mcause" : "=r"(mcause));
-  boot_puts(msg_trap);
+  aesoc_puts(msg_trap);
   SYSCTRL(SIM_EXIT) = 0x80u | (mcause & 0x3Fu);
   for (;;) {
   }
