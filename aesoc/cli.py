@@ -130,6 +130,10 @@ def cmd_shells(args: argparse.Namespace) -> int:
                 print("\n".join(f"  {p}" for p in shells.sources(known[name], bus)))
             else:
                 print(shells.generate(known[name], bus))
+        # Hand-written alternative tops (ip.toml [top.NAME], e.g. the DMA's AXI4 one) need no generation.
+        for top in known[name].tops.values() if args.sources and not args.bus else ():
+            print(f"{top.module}:")
+            print("\n".join(f"  {p}" for p in soc.alt_top_sources(known[name], top.name)))
     if args.fusesoc:
         for path in fusesoc.generate():
             print(path)
@@ -327,7 +331,7 @@ def parser() -> argparse.ArgumentParser:
     sh.add_argument("--block", action="append", default=[], help="an IP with registers (repeatable; default: all)")
     sh.add_argument("--bus", action="append", default=[], choices=list(shells.BUSES),
                     help="wbc, wbp (Wishbone classic, pipelined), apb4, axil (repeatable; default: all)")
-    sh.add_argument("--sources", action="store_true", help="print each shell's files in compile order")
+    sh.add_argument("--sources", action="store_true", help="print each shell's files in compile order (and, without --bus, each alternative top's)")
     sh.add_argument("--fusesoc", action="store_true", help="also write the FuseSoC cores (build/fusesoc)")
     sh.set_defaults(func=cmd_shells)
 

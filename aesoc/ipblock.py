@@ -11,6 +11,9 @@ Named source sets (`[fileset.NAME]`) let a list say "@NAME" (this manifest) or "
 (another block's) instead of repeating files, so each file is listed once. A unit
 (`[unit.NAME]`) is a module inside the block that is tested and synthesised on its own, with its
 testbench and named parameter sets (variants), e.g. the AES engine under the AES peripheral.
+An alternative top (`[top.NAME]`: module, rtl, doc) is another bus shell of the same core for
+systems other than aesoc (the DMA's AXI4 one): its `rtl` replaces the SoC-facing module and its
+bridge (whatever `rtl` lists from ip/reg_bridge) after the rest of `rtl`; lint covers it.
 """
 
 from __future__ import annotations
@@ -85,6 +88,15 @@ class Unit:
 
 
 @dataclass(frozen=True)
+class AltTop:
+    """Another top of the block's core, not used by the SoC generator."""
+    name: str
+    module: str
+    rtl: tuple[Path, ...]  # the files after the core (bridge, shell), in compile order
+    doc: str = ""
+
+
+@dataclass(frozen=True)
 class IpBlock:
     name: str
     folder: Path
@@ -108,6 +120,7 @@ class IpBlock:
     units: dict[str, Unit] = field(default_factory=dict)
     uses: tuple[str, ...] = ()  # other blocks whose filesets this one takes
     shell: str = ""  # the bus of the generated shell that is `module`; "" for a hand-written module
+    tops: dict[str, AltTop] = field(default_factory=dict)  # alternative tops by name
 
     def param_values(self, given: dict[str, Any], where: str) -> dict[str, int]:
         """Every parameter of the block: defaults, overridden by `given` (checked)."""
@@ -174,7 +187,7 @@ class _Files:
 
 
 _KEYS = {"name", "module", "shell", "role", "description", "rtl", "regs", "sw", "params", "slave", "master", "irq",
-         "dma_request", "dma_sink", "windows", "unused", "external", "sim_model", "fileset", "unit"}
+         "dma_request", "dma_sink", "windows", "unused", "external", "sim_model", "fileset", "unit", "top"}
 
 
 def _unit(name: str, spec: dict[str, Any], files: _Files, folder: Path, where: str) -> Unit:
@@ -191,6 +204,13 @@ def _unit(name: str, spec: dict[str, Any], files: _Files, folder: Path, where: s
         raise ToolError(f"{where}: no such file: {tb}")
     return Unit(name, spec["module"], files.expand(list(spec["rtl"]), folder, where), tb,
                 tuple(spec.get("verilator_args", ())), variants, bench)
+
+
+def _top(name: str, spec: dict[str, Any], files: _Files, folder: Path, where: str) -> AltTop:
+    for key in ("module", "rtl"):
+        if key not in spec:
+            raise ToolError(f"{where}: top {name} has no '{key}'")
+    return AltTop(name, spec["module"], files.expand(list(spec["rtl"]), folder, where), str(spec.get("doc", "")))
 
 
 def _load(path: Path) -> IpBlock:
@@ -213,6 +233,7 @@ def _load(path: Path) -> IpBlock:
     rtl = files.expand(list(data["rtl"]), folder, where)
     filesets = {n: files.expand([f"@{n}"], folder, where) for n in data.get("fileset", {})}
     units = {n: _unit(n, s, files, folder, where) for n, s in data.get("unit", {}).items()}
+    tops = {n: _top(n, s, files, folder, where) for n, s in data.get("top", {}).items()}
     rdl = folder / data["regs"] if "regs" in data else None
     sw = folder / data["sw"] if "sw" in data else None
     missing = [str(p) for p in (rdl, sw) if p is not None and not p.exists()]
@@ -231,7 +252,7 @@ def _load(path: Path) -> IpBlock:
             unused=dict(data.get("unused", {})),
             external=tuple(ExternalPort(**e) for e in data.get("external", [])),
             sim_model=str(data.get("sim_model", "")),
-            filesets=filesets, units=units, uses=tuple(files.uses),
+            filesets=filesets, units=units, uses=tuple(files.uses), tops=tops,
         )
     except TypeError as exc:
         raise ToolError(f"{where}: {exc}") from exc

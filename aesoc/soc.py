@@ -25,7 +25,8 @@ SIM_TOP = "aesoc_sim"
 # The elaborated description is the configuration.
 SocConfig = Soc
 
-__all__ = ["SocConfig", "config_names", "load_config", "rtl_sources", "top_parameters", "lint", "build_model"]
+__all__ = ["SocConfig", "config_names", "load_config", "rtl_sources", "top_parameters", "lint", "build_model",
+           "alt_top_sources", "lint_alt_top"]
 
 
 def load_config(name: str) -> Soc:
@@ -101,13 +102,35 @@ def verilator_common_args(config: Soc, top: str = TOP) -> list[str]:
 
 
 def lint(config: Soc) -> None:
-    """verilator --lint-only -Wall over the whole SoC; only the shipped CPU file is waived."""
+    """verilator --lint-only -Wall over the whole SoC (only the shipped CPU file is waived), then
+    over every alternative top of its blocks (the SoC does not instantiate those)."""
     cmd = [verilator_bin(), "--lint-only", *verilator_common_args(config), str(LINT_WAIVERS)]
     cmd += [str(s) for s in rtl_sources(config)]
     # Not under verilator_lock: a lint is one short single-threaded process, not a build.
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise ToolError(f"lint of SoC configuration '{config.name}' failed:\n{proc.stdout}{proc.stderr}")
+    for block in {inst.block.name: inst.block for inst in config.instances}.values():
+        for name in block.tops:
+            lint_alt_top(block, name)
+
+
+def alt_top_sources(block: ipblock.IpBlock, name: str) -> list[Path]:
+    """An alternative top's RTL in compile order: the block's core (its generated register block
+    included), then the top's own files."""
+    if name not in block.tops:
+        raise ToolError(f"block '{block.name}' has no top '{name}' (has: {', '.join(block.tops) or 'none'})")
+    return [*shells.core_sources(block), *block.tops[name].rtl]
+
+
+def lint_alt_top(block: ipblock.IpBlock, name: str, params: dict[str, int] | None = None) -> None:
+    """verilator --lint-only -Wall over one alternative top, with the project's waivers."""
+    cmd = [verilator_bin(), "--lint-only", "-Wall", "--timescale", "1ns/1ps", "--top-module", block.tops[name].module,
+           *(f"-G{k}={v}" for k, v in sorted((params or {}).items())), str(LINT_WAIVERS),
+           *map(str, alt_top_sources(block, name))]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise ToolError(f"lint of {block.name} top '{name}' failed:\n{proc.stdout}{proc.stderr}")
 
 
 def build_model(config: Soc, trace: bool = False) -> Path:

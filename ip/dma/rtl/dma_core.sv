@@ -4,7 +4,8 @@
 
 // Configuration comes in flattened per channel (channel c at [c*W +: W]) from the register
 // block; descriptor words go back to it through desc_we_o/desc_data_o. The two bus ports are
-// neutral: req_o is held for a whole burst, more_o says another beat follows, fixed_o marks a
+// neutral: req_o is held for a whole burst, more_o says another beat follows, beats_o how many
+// are left (this one included; an AXI master takes AxLEN from it), fixed_o marks a
 // constant-address burst, and one ack_i (or err_i) ends each beat.
 module dma_core #(
   parameter int unsigned          NumCh     = 4,
@@ -71,6 +72,7 @@ module dma_core #(
   output logic [29:0]                      rd_addr_o,
   output logic                             rd_burst_o,
   output logic                             rd_more_o,
+  output logic [3:0]                       rd_beats_o,
   output logic                             rd_fixed_o,
   output logic                             rd_prio_o,
   input  wire logic [31:0]                 rd_data_i,
@@ -81,6 +83,7 @@ module dma_core #(
   output logic [29:0]                      wr_addr_o,
   output logic                             wr_burst_o,
   output logic                             wr_more_o,
+  output logic [3:0]                       wr_beats_o,
   output logic                             wr_fixed_o,
   output logic                             wr_prio_o,
   output logic [31:0]                      wr_data_o,
@@ -252,6 +255,7 @@ module dma_core #(
     .addr_o       (rd_addr_o),
     .burst_o      (rd_burst_o),
     .more_o       (rd_more_o),
+    .beats_o      (rd_beats_o),
     .fixed_o      (rd_fixed_o),
     .prio_o       (rd_prio_o),
     .ack_i        (rd_ack_i),
@@ -284,6 +288,7 @@ module dma_core #(
     .addr_o       (wr_addr_o),
     .burst_o      (wr_burst_o),
     .more_o       (wr_more_o),
+    .beats_o      (wr_beats_o),
     .fixed_o      (wr_fixed_o),
     .prio_o       (wr_prio_o),
     .ack_i        (wr_ack_i),

@@ -73,6 +73,7 @@ module dma_wb #(
   logic [31:0] reg_wr_data, reg_wr_biten, reg_rd_data;
   logic        rd_req, rd_burst, rd_more, rd_fixed;
   logic        wr_req, wr_burst, wr_more, wr_fixed;
+  logic [3:0]  rd_beats, wr_beats;  // Wishbone bursts need no length up front (CTI says the end)
 
   // The aesoc crossbar raises STB only at the selected slave (reg_bridge_wbc says why).
   reg_bridge_wbc #(.CycGated(1'b0)) u_bridge (
@@ -124,6 +125,7 @@ module dma_wb #(
     .rd_addr_o          (rd_adr_o),
     .rd_burst_o         (rd_burst),
     .rd_more_o          (rd_more),
+    .rd_beats_o         (rd_beats),
     .rd_fixed_o         (rd_fixed),
     .rd_prio_o          (rd_prio_o),
     .rd_data_i          (rd_dat_i),
@@ -133,6 +135,7 @@ module dma_wb #(
     .wr_addr_o          (wr_adr_o),
     .wr_burst_o         (wr_burst),
     .wr_more_o          (wr_more),
+    .wr_beats_o         (wr_beats),
     .wr_fixed_o         (wr_fixed),
     .wr_prio_o          (wr_prio_o),
     .wr_data_o          (wr_dat_o),
@@ -169,7 +172,7 @@ module dma_wb #(
   assign wr_bte_o = 2'b00;
 
   logic unused;
-  assign unused = ^{wr_dat_i};
+  assign unused = ^{wr_dat_i, rd_beats, wr_beats};
 
 endmodule
 

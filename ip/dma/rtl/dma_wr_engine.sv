@@ -38,6 +38,7 @@ module dma_wr_engine #(
   output logic [29:0]                  addr_o,
   output logic                         burst_o,
   output logic                         more_o,
+  output logic [3:0]                   beats_o,     // beats left in the burst, this one included
   output logic                         fixed_o,
   output logic                         prio_o,
   input  wire logic                    ack_i,
@@ -191,6 +192,7 @@ module dma_wr_engine #(
   assign addr_o  = addr_q;
   assign burst_o = (n_q != 4'd1);
   assign more_o  = !last_beat;
+  assign beats_o = n_q - beat_q;
   assign fixed_o = fixed_q;
   assign prio_o  = in_burst && bus_prio_i[ch_q];
 
