@@ -25,7 +25,7 @@ def _program_dirs() -> list[Path]:
 
 def cmd_build(args: argparse.Namespace) -> int:
     config = soc.load_config(args.config)
-    exe = soc.build_model(config, trace=args.trace)
+    exe = soc.build_model(config, trace=args.trace, activity=args.activity)
     print(f"model: {exe}")
     for program in [Path(p) for p in args.programs] or _program_dirs():
         print(f"firmware: {firmware.build(program.resolve(), config).elf}")
@@ -39,7 +39,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         result, line = build_and_run(Path(args.firmware), args.config, cflags=tuple(args.cflags.split()),
                                      libs=tuple(args.lib), max_cycles=args.max_cycles, placement=args.placement,
                                      image=args.image, trace=args.trace, trace_from=args.trace_from,
-                                     trace_to=args.trace_to)
+                                     trace_to=args.trace_to, activity=args.activity)
     except ToolError as exc:
         print(f"aesoc: error: {exc}", file=sys.stderr)
         return outcome.HARNESS_ERROR
@@ -253,6 +253,7 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("programs", nargs="*", help="firmware folders (default: all of fw/tests and fw/bench)")
     b.add_argument("--config", default="full", help="SoC configuration (soc/configs/NAME.toml)")
     b.add_argument("--trace", action="store_true", help="build the model with FST tracing")
+    b.add_argument("--activity", action="store_true", help="build the activity (toggle-counting) model")
     b.set_defaults(func=cmd_build)
 
     r = sub.add_parser("run", help="run firmware (an ELF, or a folder to build) on the SoC")
@@ -268,6 +269,8 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--trace", type=Path, help="write an FST waveform to this file")
     r.add_argument("--trace-from", type=int, default=0, help="first traced cycle")
     r.add_argument("--trace-to", type=int, help="last traced cycle")
+    r.add_argument("--activity", action="store_true",
+                   help="run on the activity model: one AESOC_ACTIVITY line of toggles per marked window")
     r.set_defaults(func=cmd_run)
 
     be = sub.add_parser("bench", help="run benchmarks, write results/NAME.json and the report")

@@ -14,7 +14,8 @@ by its value alone:
 | 0xFD        | harness            | bad input or harness fault (missing file, bad ELF, ...)       |
 | 0xFE        | harness            | the flash model saw a protocol error                          |
 
-`header()` is aesoc_exit.h, included by the platform library and the harness.
+`header()` is aesoc_exit.h, included by the platform library and the harness; it also holds the
+two console control characters that mark an activity window (docs/aes_interfaces.md).
 """
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ DEFAULT_MAX_CYCLES = 50_000_000
 # The XIP boot stub's failures: XIP_BOOT_BASE + -xip_result_t (fw/xip_boot.c, ip/xip/sw/xip.h).
 XIP_BOOT_FAILURES = {"unwrap": 1, "locked": 2, "table": 3, "timeout": 4}
 XIP_BOOT_EXIT = {name: XIP_BOOT_BASE + n for name, n in XIP_BOOT_FAILURES.items()}
+
+# Console characters that open and close an activity window (ASCII STX, ETX): the harness never
+# echoes them, and the activity model counts toggles between them.
+ACTIVITY_BEGIN = 0x02
+ACTIVITY_END = 0x03
 
 _NAMES = {
     "PROGRAM_MAX": PROGRAM_MAX, "TRAP_BASE": TRAP_BASE, "BUS_ERROR": BUS_ERROR, "BAD_EXIT_CODE": BAD_EXIT_CODE,
@@ -61,5 +67,7 @@ def header() -> str:
              "#ifndef AESOC_EXIT_H", "#define AESOC_EXIT_H"]
     lines += [f"#define AESOC_EXIT_{name} 0x{value:02X}" for name, value in _NAMES.items()]
     lines += [f"#define AESOC_EXIT_XIP_BOOT_{name.upper()} 0x{value:02X}" for name, value in XIP_BOOT_EXIT.items()]
+    lines.append(f"#define AESOC_ACTIVITY_BEGIN 0x{ACTIVITY_BEGIN:02X} /* console: open an activity window */")
+    lines.append(f"#define AESOC_ACTIVITY_END 0x{ACTIVITY_END:02X} /* console: close it */")
     lines.append(f"#define AESOC_MAX_CYCLES {DEFAULT_MAX_CYCLES}ULL /* harness default of --max-cycles */")
     return "\n".join([*lines, "#endif", ""])

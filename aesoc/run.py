@@ -15,6 +15,21 @@ from aesoc.toolchain import ToolError, tool_slot
 
 RECORD_PREFIX = "@@AESOC "
 SUMMARY_PREFIX = "AESOC_SIM "
+ACTIVITY_PREFIX = "AESOC_ACTIVITY "
+
+
+@dataclass(frozen=True)
+class ActivityWindow:
+    """Toggles of one firmware-marked window (activity model only): cycles [start, end] and, per
+    hierarchy scope of the model, the toggles of that scope's own signal bits (clock left out)."""
+    index: int
+    start: int
+    end: int
+    toggles: dict[str, int]
+
+    def under(self, scope: str) -> int:
+        """Toggles of `scope` and everything below it."""
+        return sum(n for s, n in self.toggles.items() if s == scope or s.startswith(scope + "."))
 
 
 @dataclass
@@ -27,6 +42,7 @@ class RunResult:
     console: str
     stderr: str
     records: list[dict[str, Any]] = field(default_factory=list)
+    activity: list[ActivityWindow] = field(default_factory=list)
 
     @property
     def outcome(self) -> str:
@@ -46,6 +62,15 @@ def parse_records(console: str) -> list[dict[str, Any]]:
             except json.JSONDecodeError as exc:
                 raise ToolError(f"malformed firmware record: {line!r} ({exc})") from exc
     return records
+
+
+def parse_activity(stderr: str) -> list[ActivityWindow]:
+    windows = []
+    for line in stderr.splitlines():
+        if line.startswith(ACTIVITY_PREFIX):
+            w = json.loads(line[len(ACTIVITY_PREFIX):])
+            windows.append(ActivityWindow(w["window"], w["from"], w["to"], w["toggles"]))
+    return windows
 
 
 def run(sim: Path, elf: Path, *, max_cycles: int = outcome.DEFAULT_MAX_CYCLES, trace: Path | None = None,
@@ -82,6 +107,7 @@ def run(sim: Path, elf: Path, *, max_cycles: int = outcome.DEFAULT_MAX_CYCLES, t
         console=proc.stdout,
         stderr=proc.stderr,
         records=parse_records(proc.stdout),
+        activity=parse_activity(proc.stderr),
     )
 
 
@@ -130,7 +156,7 @@ def build_and_run(program: Path, config_name: str = "full", *, name: str | None 
                   cflags: tuple[str, ...] = ("-O2",), libs: tuple[str, ...] = (),
                   max_cycles: int = outcome.DEFAULT_MAX_CYCLES, placement: Placement = "sram",
                   image: Path | None = None, kek: bytes | None = None, trace: Path | None = None,
-                  trace_from: int = 0, trace_to: int | None = None) -> tuple[RunResult, str]:
+                  trace_from: int = 0, trace_to: int | None = None, activity: bool = False) -> tuple[RunResult, str]:
     """Build the SoC model and one program (a firmware folder, or an ELF file as it is), run it;
     return the result and a line naming the run.
 
@@ -139,7 +165,8 @@ def build_and_run(program: Path, config_name: str = "full", *, name: str | None 
     is built from the ELF (aesoc.image.encrypt) and the part's OTP KEK is the description's, or
     `kek` to simulate a part whose KEK differs. Without `image` the ELF's flash segments are
     loaded as they are (plaintext, no key table). `trace` writes an FST waveform of cycles
-    [trace_from, trace_to] (the model is built with tracing).
+    [trace_from, trace_to] (the model is built with tracing). `activity` runs on the activity model,
+    which reports the toggles of each window the firmware marks (RunResult.activity).
     """
     from aesoc import firmware, soc
     from aesoc.toolchain import REPO
@@ -153,11 +180,12 @@ def build_and_run(program: Path, config_name: str = "full", *, name: str | None 
         elf, flags = program, ""
     else:
         raise ToolError(f"no such firmware file or folder: {program}")
-    sim = soc.build_model(config, trace=trace is not None)
+    sim = soc.build_model(config, trace=trace is not None, activity=activity)
     where = elf.relative_to(REPO) if elf.is_relative_to(REPO) else elf
     bin_path, part_kek, image_what = prepare_flash(elf, placement, image, kek)
     result = run(sim, elf, max_cycles=max_cycles, flash_image=bin_path, kek=part_kek, trace=trace,
                  trace_from=trace_from, trace_to=trace_to)
-    line = (f"{where}{flags}{image_what} on SoC config '{config_name}': {result.status} "
+    model = " (activity model)" if activity else ""
+    line = (f"{where}{flags}{image_what} on SoC config '{config_name}'{model}: {result.status} "
             f"{result.code} ({result.outcome}) after {result.cycles} cycles at {result.khz:.0f} kHz simulated")
     return result, line

@@ -22,6 +22,8 @@ LINT_WAIVERS = REPO / "sim" / "waivers.vlt"
 TOP = "aesoc_top"
 # The simulation top wraps the SoC with simulation-only models (the QSPI flash).
 SIM_TOP = "aesoc_sim"
+# Widest packed signal whose toggles the activity model counts.
+ACTIVITY_MAX_WIDTH = 2048
 # The elaborated description is the configuration.
 SocConfig = Soc
 
@@ -133,12 +135,17 @@ def lint_alt_top(block: ipblock.IpBlock, name: str, params: dict[str, int] | Non
         raise ToolError(f"lint of {block.name} top '{name}' failed:\n{proc.stdout}{proc.stderr}")
 
 
-def build_model(config: Soc, trace: bool = False) -> Path:
-    """Verilate and compile the SoC with the harness; return the simulator executable."""
+def build_model(config: Soc, trace: bool = False, activity: bool = False) -> Path:
+    """Verilate and compile the SoC with the harness; return the simulator executable.
+
+    `activity` builds a separate model with toggle counting (Verilator --coverage-toggle): the
+    harness then reports the toggles of each window the firmware marks (docs/aes_interfaces.md)."""
+    if trace and activity:
+        raise ToolError("a model is built with tracing or with activity counting, not both")
     with generation_lock:
         sources = rtl_sources(config, sim=True)
     gen_dir = socgen.out_dir(config)
-    out_dir = BUILD / "sim" / (config.name + ("-trace" if trace else ""))
+    out_dir = BUILD / "sim" / (config.name + ("-trace" if trace else "") + ("-activity" if activity else ""))
     exe = out_dir / "aesoc-sim"
     # Measured choices (full SoC, timed over 5 runs each): -CFLAGS -O2 comes after verilated.mk's
     # -Os on every compile line, so the model is built at -O2; -O3 was no faster (within noise).
@@ -153,7 +160,12 @@ def build_model(config: Soc, trace: bool = False) -> Path:
     ]
     if trace:
         args += ["--trace-fst", "--trace-structs"]
-    digest = _digest([*sources, HARNESS, LINT_WAIVERS, gen_dir / "aesoc_sim_map.h"], " ".join(args))
+    if activity:
+        # Every packed signal up to the widest state of the SoC's engines (the default 256 would
+        # leave out round-key and FIFO vectors); unpacked arrays (the SRAMs) are never counted.
+        args += ["--coverage-toggle", "--coverage-max-width", str(ACTIVITY_MAX_WIDTH)]
+    digest = _digest([*sources, HARNESS, LINT_WAIVERS, gen_dir / "aesoc_sim_map.h", gen_dir / "aesoc_exit.h"],
+                     " ".join(args))
     cmd = [verilator_bin(), *args, str(LINT_WAIVERS), *[str(s) for s in sources], str(HARNESS)]
 
     def build() -> None:

@@ -407,10 +407,19 @@ endmodule
 """
 
 
+# The SoC's scope in the simulation model (the simulation top wraps it beside the flash model).
+SOC_SCOPE = "TOP.aesoc_sim.u_soc"
+
+
+def scope(instance: str) -> str:
+    """The model's hierarchy scope of an instance of the SoC ("cpu" for the core)."""
+    return f"{SOC_SCOPE}.u_{instance}"
+
+
 def harness_map(soc: Soc) -> str:
     """C++ header for sim/main.cpp: the memory banks' scopes, the reset memory first."""
     mems = sorted(soc.memories, key=lambda s: s.region != soc.reset_region)
-    scopes = [f'    "TOP.aesoc_sim.u_soc.u_{s.instance}",' for s in mems
+    scopes = [f'    "{scope(s.instance)}",' for s in mems
               if soc.instance(s.instance).block.role == "memory"]
     return "\n".join([HEADER.format(cfg=soc.name).replace("//", "//", 1), "#pragma once", "",
                       "// SRAM banks with a DPI back door (wb_sram), the reset memory first.",

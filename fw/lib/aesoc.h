@@ -85,6 +85,11 @@ void aesoc_external_irq(uint32_t pending);
 
 void aesoc_putc(char c);
 void aesoc_puts(const char *s);
+
+/* Open and close an activity window: one console store each, never echoed. The activity model
+ * (`soc.build_model(activity=True)`) reports the toggles of each window; other models ignore it. */
+static inline void aesoc_activity_begin(void) { SYSCTRL(CONSOLE) = AESOC_ACTIVITY_BEGIN; }
+static inline void aesoc_activity_end(void) { SYSCTRL(CONSOLE) = AESOC_ACTIVITY_END; }
 __attribute__((noreturn)) void aesoc_exit(int code);
 
 /* Structured results: aesoc_rec_begin("kind"), then fields, then aesoc_rec_end(). */

@@ -4,6 +4,7 @@
  * Table 1: one complete ECB block (key and data loaded from memory, result stored), one block
  * with the key already loaded, and 1 KB ECB and CBC streams. Every measurement runs twice and
  * the second (warm caches) is reported; every way's output is checked against the software one.
+ * The warm 1 KB ECB stream of each way is marked as an activity window, in way order.
  */
 #include <string.h>
 
@@ -133,10 +134,14 @@ static void measure(way_t way) {
   }
   emit(way, "key_loaded", t1, 1, ok && memcmp(out, ref_ecb, 16) == 0);
 
+  /* The warm pass is also an activity window: the activity model counts the toggles of these
+   * STREAM_BLOCKS blocks (the marks sit outside the timed section). */
   for (int pass = 0; pass < 2; ++pass) {
+    if (pass) aesoc_activity_begin();
     t0 = aesoc_cycles32();
     ok = ecb(way, msg, out, STREAM_BLOCKS);
     t1 = aesoc_cycles32() - t0;
+    if (pass) aesoc_activity_end();
   }
   emit(way, "ecb_1k", t1, STREAM_BLOCKS, ok && memcmp(out, ref_ecb, STREAM_BYTES) == 0);
 
