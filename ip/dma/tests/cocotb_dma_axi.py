@@ -21,7 +21,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 from cocotbext.axi import AxiBus, AxiLiteBus, AxiLiteMaster, AxiRam, AxiResp, AxiSlave
 
-from dma_tb import AM_FIXED, AM_INC, BURST, ERR, Xfer, pattern, regmap
+from dma_tb import AM_FIXED, AM_INC, ERR, Xfer, pattern, regmap
 
 RAM_BYTES = 0x4_0000       # window 0 of dma_axi's defaults: SRAM0, 256 KB at 0
 FIFO_REG = 0xF000_1000     # inside window 2 (4 KB): a constant-address data register
