@@ -1,15 +1,23 @@
-"""Benchmark `platform`: memory latencies, line refill cost, 1 KB memcpy and simulation speed."""
+"""Benchmark `platform`: memory latencies, line refill cost, 1 KB memcpy and simulation speed.
+
+The latencies come from the `base` SoC; the same program then runs on every other SoC
+configuration for the simulation speed of each model (its memory figures are the same there:
+the configurations share the CPU, caches, crossbar and SRAM)."""
 
 from __future__ import annotations
 
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table
 from aesoc.plots import bar_chart
-from aesoc.run import build_and_run
-from aesoc.soc import load_config
+from aesoc.run import RunResult, build_and_run
+from aesoc.soc import config_names, load_config
 from aesoc.toolchain import REPO, ToolError
 
 PROGRAM = REPO / "fw" / "bench" / "platform"
 CONFIG = "base"
+# Simulated kHz each configuration's model should reach on this 2-core machine: the small SoC
+# 1 MHz, the others (issue 13) 0.5 MHz.
+SPEED_TARGET_KHZ = {CONFIG: 1000}
+SPEED_TARGET_OTHER_KHZ = 500
 
 ROWS: list[tuple[str, str]] = [
     ("load_chain_hit", "Dependent load, D-cache hit"),
@@ -23,12 +31,23 @@ ROWS: list[tuple[str, str]] = [
 ]
 
 
-def run(ctx: BenchContext) -> BenchResult:
-    ctx.progress(0, 1, "platform firmware")
-    result, line = build_and_run(PROGRAM, CONFIG)
-    ctx.progress(1, 1, "platform firmware")
+def _checked_run(config: str) -> tuple[RunResult, str]:
+    result, line = build_and_run(PROGRAM, config)
     if result.status != "exit" or result.code != 0:
         raise ToolError(f"platform benchmark firmware failed: {line}\n{result.console[-2000:]}")
+    return result, line
+
+
+def run(ctx: BenchContext) -> BenchResult:
+    # A smoke run times the base model only.
+    configs = [CONFIG] if ctx.smoke else [CONFIG, *[c for c in config_names() if c != CONFIG]]
+    ctx.progress(0, len(configs), "platform firmware")
+    result, line = _checked_run(CONFIG)
+    speeds = [(CONFIG, result, line)]
+    for i, config in enumerate(configs[1:], start=1):
+        ctx.progress(i, len(configs), f"platform firmware on '{config}' (simulation speed)")
+        speeds.append((config, *_checked_run(config)))
+    ctx.progress(len(configs), len(configs), "tables")
     by_metric = {r["metric"]: r for r in result.records_of("platform")}
     missing = [m for m, _ in ROWS if m not in by_metric]
     if missing:
@@ -49,10 +68,12 @@ def run(ctx: BenchContext) -> BenchResult:
         ],
     )
     speed = Table(
-        title="Simulation speed",
-        columns=["simulated cycles", "wall seconds", "simulated kHz"],
-        rows=[[result.cycles, round(result.seconds, 3), round(result.khz)]],
-        notes=["Verilator model of the whole SoC, one thread, on this machine; target at least 1000 kHz."],
+        title="Simulation speed per SoC configuration (this benchmark's firmware)",
+        columns=["SoC configuration", "simulated cycles", "wall seconds", "simulated kHz", "target kHz"],
+        rows=[[config, r.cycles, round(r.seconds, 3), round(r.khz),
+               SPEED_TARGET_KHZ.get(config, SPEED_TARGET_OTHER_KHZ)] for config, r, _ in speeds],
+        notes=["Verilator model of the whole SoC, one thread, on this machine, while `aesoc bench` runs its "
+               "other jobs beside it (wall time, so a loaded machine reads slower)."],
     )
     plot = bar_chart(ctx.results_dir / "platform_memory.png", [r[0] for r in rows], [r[3] for r in rows],
                      title="Memory system, base SoC", ylabel="cycles per operation")
@@ -60,7 +81,7 @@ def run(ctx: BenchContext) -> BenchResult:
     return BenchResult(
         tables=[latency, speed],
         records=result.records,
-        runs=[line],
+        runs=[ln for _, _, ln in speeds],
         config={"soc": CONFIG, "params": config.params},
         plots=[plot],
     )
