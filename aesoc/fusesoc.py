@@ -5,12 +5,14 @@ build/fusesoc/<block>/<block>.core next to nothing else: its file paths point in
 (ip/...) and at the generated register blocks and bus shells (build/gen/...), which is why the
 cores are generated with those files rather than committed (`python3 -m aesoc shells` writes
 all three). Filesets: the core RTL, the shared bridges, one per bus shell, the lint waivers and
-one cocotb module per bus shell. Parameters: the manifest's (vlogparam, with their defaults and
+one cocotb module per bus shell, and one per alternative top of the manifest (`[top.NAME]`,
+e.g. the DMA's AXI4 top: its own files, the bridges being in `bridges`). Parameters: the manifest's (vlogparam, with their defaults and
 docs). Targets: `default` (every file, with the waivers so that a core depending on this one
 lints clean under Verilator), `lint` (the Wishbone classic shell under `verilator --lint-only
 -Wall`) and `lint_<bus>` for each bus shell; `sim` (Wishbone classic) and `sim_<bus>`: edalize's
 `sim` flow with Verilator and cocotb, running the shell tests of ip/reg_bridge/tests/cocotb_shells.py
-(every register, write-only keys, unmapped offsets, the AES vectors) on that shell.
+(every register, write-only keys, unmapped offsets, the AES vectors) on that shell; and
+`lint_top_<NAME>` for each alternative top.
 """
 
 from __future__ import annotations
@@ -87,6 +89,9 @@ def render(block: ipblock.IpBlock, out_dir: Path = OUT_DIR) -> str:
     for bus in buses:
         lines += [f"  shell_{bus}:", *_files([shells.generate(block, bus)], core_dir, "systemVerilogSource")]
     lines += ["  waivers:", *_files([_waivers(block, core_dir)], core_dir, "vlt")]
+    for name, top in block.tops.items():
+        own = [f for f in top.rtl if f not in bridge_files]
+        lines += [f"  top_{name}:", *_files(own, core_dir, "systemVerilogSource")]
     for bus in buses:
         module = _sim_module(block, bus, core_dir)
         # Copied into the run folder, the simulator's working directory, where cocotb imports it.
@@ -110,6 +115,10 @@ def render(block: ipblock.IpBlock, out_dir: Path = OUT_DIR) -> str:
         lines += [f"  {target}:", "    default_tool: verilator", f"    filesets: [waivers, rtl, bridges, shell_{bus}]",
                   f"    toplevel: {shells.shell_module(block, bus)}",
                   *([f"    parameters: [{bus_params}]"] if bus_params else []),
+                  "    tools:", "      verilator:", "        mode: lint-only", "        verilator_options: [-Wall]"]
+    for name, top in block.tops.items():
+        lines += [f"  lint_top_{name}:", "    default_tool: verilator", f"    filesets: [waivers, rtl, bridges, top_{name}]",
+                  f"    toplevel: {top.module}", *([f"    parameters: [{params}]"] if params else []),
                   "    tools:", "      verilator:", "        mode: lint-only", "        verilator_options: [-Wall]"]
     for target, bus in [("sim", "wbc"), *[(f"sim_{b}", b) for b in buses]]:
         bus_params = ", ".join(p for p in [params, *[sp.name for sp in shells.bus(bus).params]] if p)

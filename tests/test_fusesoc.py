@@ -1,5 +1,5 @@
 """The generated FuseSoC cores (aesoc.fusesoc): fusesoc lists every aesoc core, each core's
-lint targets (Verilator lint-only -Wall, one per bus shell) pass under fusesoc, and its `sim`
+lint targets (Verilator lint-only -Wall, one per bus shell and alternative top) pass under fusesoc, and its `sim`
 target (edalize's sim flow: Verilator and cocotb on the Wishbone classic shell) runs the shell
 tests and passes them. The other shells' sim targets are the same flow on another shell, run by
 docs/integration.md's commands for the AXI4-Lite one."""
@@ -64,7 +64,7 @@ def test_fusesoc_lint_targets(block: str) -> None:
     blk = next(b for b in shells.shell_blocks() if b.name == block)
     core = fusesoc.OUT_DIR / block / f"{block}.core"
     declared = re.findall(r"^  (lint\w*):$", core.read_text(), re.M)
-    assert declared == TARGETS
+    assert declared == [*TARGETS, *[f"lint_top_{name}" for name in blk.tops]]
     for target in declared:
         with verilator_lock():
             proc = _fusesoc("run", "--target", target, fusesoc.vlnv(blk))
