@@ -17,6 +17,7 @@ MODULES: tuple[str, ...] = (
     "sha_engine",
     "xip_read",
     "xip_exec",
+    "shells",
     "fpga",
 )
 
