@@ -72,7 +72,10 @@ module aes_cfu #(
   assign bs     = funct7[1:0];
 
   // ---- Zkne / Zknd round functions (RISC-V scalar crypto, aes32* definitions) ----
-  assign si     = cmd_inputs_1_i[8*bs +: 8];
+  // Operand isolation: the CPU drives its operand bus whether or not it issues a CFU command,
+  // so the S-box input is held at zero except during a Zkn op, or the S-boxes would switch
+  // with every instruction (measured: docs/aes_interfaces.md, switching activity).
+  assign si     = (cmd_valid_i && !funct3[2]) ? cmd_inputs_1_i[8*bs +: 8] : 8'h00;
   assign so_fwd = aes_pkg::sbox_fwd(si);
   assign so_inv = aes_pkg::sbox_inv(si);
 
