@@ -126,9 +126,9 @@ def alt_top_sources(block: ipblock.IpBlock, name: str) -> list[Path]:
 
 
 def lint_alt_top(block: ipblock.IpBlock, name: str, params: dict[str, int] | None = None) -> None:
-    """verilator --lint-only -Wall over one alternative top, with the project's waivers."""
+    """verilator --lint-only -Wall over one alternative top, with the project's and the block's waivers."""
     cmd = [verilator_bin(), "--lint-only", "-Wall", "--timescale", "1ns/1ps", "--top-module", block.tops[name].module,
-           *(f"-G{k}={v}" for k, v in sorted((params or {}).items())), str(LINT_WAIVERS),
+           *(f"-G{k}={v}" for k, v in sorted((params or {}).items())), *map(str, shells.lint_waivers(block)),
            *map(str, alt_top_sources(block, name))]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:

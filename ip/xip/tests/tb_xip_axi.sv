@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: Apache-2.0
+// Testbench top for xip_axi: the AXI4 top wired to the qspi_flash model, AXI ports out.
+`default_nettype none
+
+module tb_xip_axi #(
+  parameter int unsigned PrefetchWords = 16,
+  parameter int unsigned IdWidth       = 4,
+  parameter int unsigned ModelBytes    = 1024 * 1024
+) (
+  input  wire logic                  clk_i,
+  input  wire logic                  rst_ni,
+  input  wire logic                  s_axil_awvalid,
+  output logic                       s_axil_awready,
+  input  wire logic  [11:0]          s_axil_awaddr,
+  input  wire logic  [2:0]           s_axil_awprot,
+  input  wire logic                  s_axil_wvalid,
+  output logic                       s_axil_wready,
+  input  wire logic  [31:0]          s_axil_wdata,
+  input  wire logic  [3:0]           s_axil_wstrb,
+  output logic                       s_axil_bvalid,
+  input  wire logic                  s_axil_bready,
+  output logic       [1:0]           s_axil_bresp,
+  input  wire logic                  s_axil_arvalid,
+  output logic                       s_axil_arready,
+  input  wire logic  [11:0]          s_axil_araddr,
+  input  wire logic  [2:0]           s_axil_arprot,
+  output logic                       s_axil_rvalid,
+  input  wire logic                  s_axil_rready,
+  output logic       [31:0]          s_axil_rdata,
+  output logic       [1:0]           s_axil_rresp,
+  output logic                       timeout_o,
+  input  wire logic  [IdWidth-1:0]   s_axi_arid,
+  input  wire logic  [31:0]          s_axi_araddr,
+  input  wire logic  [7:0]           s_axi_arlen,
+  input  wire logic  [2:0]           s_axi_arsize,
+  input  wire logic  [1:0]           s_axi_arburst,
+  input  wire logic                  s_axi_arlock,
+  input  wire logic  [3:0]           s_axi_arcache,
+  input  wire logic  [2:0]           s_axi_arprot,
+  input  wire logic  [3:0]           s_axi_arqos,
+  input  wire logic                  s_axi_arvalid,
+  output logic                       s_axi_arready,
+  output logic       [IdWidth-1:0]   s_axi_rid,
+  output logic       [31:0]          s_axi_rdata,
+  output logic       [1:0]           s_axi_rresp,
+  output logic                       s_axi_rlast,
+  output logic                       s_axi_rvalid,
+  input  wire logic                  s_axi_rready,
+  input  wire logic  [IdWidth-1:0]   s_axi_awid,
+  input  wire logic  [31:0]          s_axi_awaddr,
+  input  wire logic  [7:0]           s_axi_awlen,
+  input  wire logic  [2:0]           s_axi_awsize,
+  input  wire logic  [1:0]           s_axi_awburst,
+  input  wire logic                  s_axi_awlock,
+  input  wire logic  [3:0]           s_axi_awcache,
+  input  wire logic  [2:0]           s_axi_awprot,
+  input  wire logic  [3:0]           s_axi_awqos,
+  input  wire logic                  s_axi_awvalid,
+  output logic                       s_axi_awready,
+  input  wire logic  [31:0]          s_axi_wdata,
+  input  wire logic  [3:0]           s_axi_wstrb,
+  input  wire logic                  s_axi_wlast,
+  input  wire logic                  s_axi_wvalid,
+  output logic                       s_axi_wready,
+  output logic       [IdWidth-1:0]   s_axi_bid,
+  output logic       [1:0]           s_axi_bresp,
+  output logic                       s_axi_bvalid,
+  input  wire logic                  s_axi_bready,
+  /* verilator tracing_off */
+  input  wire logic  [127:0]         otp_kek_i,
+  /* verilator tracing_on */
+  output logic                       irq_o,
+  output logic                       flash_err_o
+);
+
+  logic       sck, cs_n;
+  logic [3:0] io_m, oe_m, io_f, oe_f, io_in;
+
+  // Board: lines nobody drives are pulled up.
+  assign io_in = (io_f & oe_f) | ~oe_f;
+
+  xip_axi #(
+    .PrefetchWords (PrefetchWords),
+    .IdWidth       (IdWidth)
+  ) u_xip (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .s_axil_awvalid  (s_axil_awvalid),
+    .s_axil_awready  (s_axil_awready),
+    .s_axil_awaddr   (s_axil_awaddr),
+    .s_axil_awprot   (s_axil_awprot),
+    .s_axil_wvalid   (s_axil_wvalid),
+    .s_axil_wready   (s_axil_wready),
+    .s_axil_wdata    (s_axil_wdata),
+    .s_axil_wstrb    (s_axil_wstrb),
+    .s_axil_bvalid   (s_axil_bvalid),
+    .s_axil_bready   (s_axil_bready),
+    .s_axil_bresp    (s_axil_bresp),
+    .s_axil_arvalid  (s_axil_arvalid),
+    .s_axil_arready  (s_axil_arready),
+    .s_axil_araddr   (s_axil_araddr),
+    .s_axil_arprot   (s_axil_arprot),
+    .s_axil_rvalid   (s_axil_rvalid),
+    .s_axil_rready   (s_axil_rready),
+    .s_axil_rdata    (s_axil_rdata),
+    .s_axil_rresp    (s_axil_rresp),
+    .timeout_o       (timeout_o),
+    .s_axi_arid      (s_axi_arid),
+    .s_axi_araddr    (s_axi_araddr),
+    .s_axi_arlen     (s_axi_arlen),
+    .s_axi_arsize    (s_axi_arsize),
+    .s_axi_arburst   (s_axi_arburst),
+    .s_axi_arlock    (s_axi_arlock),
+    .s_axi_arcache   (s_axi_arcache),
+    .s_axi_arprot    (s_axi_arprot),
+    .s_axi_arqos     (s_axi_arqos),
+    .s_axi_arvalid   (s_axi_arvalid),
+    .s_axi_arready   (s_axi_arready),
+    .s_axi_rid       (s_axi_rid),
+    .s_axi_rdata     (s_axi_rdata),
+    .s_axi_rresp     (s_axi_rresp),
+    .s_axi_rlast     (s_axi_rlast),
+    .s_axi_rvalid    (s_axi_rvalid),
+    .s_axi_rready    (s_axi_rready),
+    .s_axi_awid      (s_axi_awid),
+    .s_axi_awaddr    (s_axi_awaddr),
+    .s_axi_awlen     (s_axi_awlen),
+    .s_axi_awsize    (s_axi_awsize),
+    .s_axi_awburst   (s_axi_awburst),
+    .s_axi_awlock    (s_axi_awlock),
+    .s_axi_awcache   (s_axi_awcache),
+    .s_axi_awprot    (s_axi_awprot),
+    .s_axi_awqos     (s_axi_awqos),
+    .s_axi_awvalid   (s_axi_awvalid),
+    .s_axi_awready   (s_axi_awready),
+    .s_axi_wdata     (s_axi_wdata),
+    .s_axi_wstrb     (s_axi_wstrb),
+    .s_axi_wlast     (s_axi_wlast),
+    .s_axi_wvalid    (s_axi_wvalid),
+    .s_axi_wready    (s_axi_wready),
+    .s_axi_bid       (s_axi_bid),
+    .s_axi_bresp     (s_axi_bresp),
+    .s_axi_bvalid    (s_axi_bvalid),
+    .s_axi_bready    (s_axi_bready),
+    .otp_kek_i       (otp_kek_i),
+    .irq_o           (irq_o),
+    .flash_sck_o    (sck),
+    .flash_cs_no    (cs_n),
+    .flash_io_o     (io_m),
+    .flash_io_oe_o  (oe_m),
+    .flash_io_i     (io_in)
+  );
+
+  qspi_flash #(
+    .SizeBytes    (ModelBytes),
+    .FatalOnError (1'b0)
+  ) u_flash (
+    .rst_ni  (rst_ni),
+    .sck_i   (sck),
+    .cs_ni   (cs_n),
+    .io_i    (io_m),
+    .io_oe_i (oe_m),
+    .io_o    (io_f),
+    .io_oe_o (oe_f),
+    .err_o   (flash_err_o)
+  );
+
+endmodule
+
+`default_nettype wire

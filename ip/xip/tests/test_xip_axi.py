@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: Apache-2.0
+"""pytest entry: the cocotb tests of xip_axi (the XIP controller's AXI4 top, ip.toml [top.axi])
+with the qspi_flash model, its lint for both Integrity settings, and its Yosys elaboration."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from aesoc import ipblock
+from aesoc.cocotb_flow import run_cocotb
+from aesoc.soc import alt_top_sources, lint_alt_top
+from aesoc.synth import elaborate_check
+from aesoc.toolchain import BUILD, REPO
+
+TESTS = Path(__file__).resolve().parent
+
+
+def sources() -> list[Path]:
+    return alt_top_sources(ipblock.block("xip"), "axi")
+
+
+def test_xip_axi() -> None:
+    run_cocotb(
+        toplevel="tb_xip_axi",
+        sources=[TESTS / "waivers.vlt", REPO / "sim" / "waivers.vlt", *sources(),
+                 *ipblock.block("qspi_flash").rtl, TESTS / "tb_xip_axi.sv"],
+        test_module="cocotb_xip_axi",
+        test_dir=TESTS,
+        parameters={"PrefetchWords": 16},
+        build_args=["--timescale", "1ns/1ps", "--assert", "-DASSERT_ON"],
+        extra_env={"XIP_PREFETCH_WORDS": "16"},
+    )
+
+
+@pytest.mark.parametrize("integrity", [0, 1])
+def test_xip_axi_lint(integrity: int) -> None:
+    lint_alt_top(ipblock.block("xip"), "axi", {"Integrity": integrity})
+
+
+def test_xip_axi_yosys_parse() -> None:
+    elaborate_check("xip_axi", sources(), {}, BUILD / "yosys-check" / "xip_axi")
