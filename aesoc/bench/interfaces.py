@@ -118,8 +118,8 @@ def activity_table(records: list[dict[str, Any]], act_line: str) -> Table:
             "the simulation-only flash model. SoC = everything under the SoC top.",
             "AES block: the AES hardware the interface uses (software: both engines, unused). The last two "
             "columns are each engine in every row: the memory-mapped one is silent unless used; the CFU "
-            "is not, as its S-box input is the CPU's operand bus, ungated, so it switches as the CPU's "
-            "operands change.",
+            "is not, as its ports are the CPU's operand bus, which changes with every instruction (its "
+            "Zkn S-box input is isolated: held at zero unless a Zkn op issues; docs/aes_interfaces.md).",
             "No energy column: no public per-toggle energy figure for iCE40 or ECP5 was found to cite, "
             "and named-signal toggles are not FPGA net toggles.",
         ],
