@@ -22,7 +22,9 @@
 module aes_cipher_col #(
   parameter bit          DecEnable = 1'b1,  // 0: encryption only
   parameter int unsigned KeyLenMax = 256,   // 128: AES-128 only; 256: AES-128/192/256
-  parameter int unsigned SBoxImpl  = 0      // datapath S-boxes: see aes_sbox_sel
+  // S-boxes: 0, 1 as aes_sbox_sel (datapath; the key step uses aes_sbox); 2 all eight as block
+  // RAM ROMs (aes_sbox_rom), read one cycle ahead (see "ROM S-boxes" below)
+  parameter int unsigned SBoxImpl  = 0
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -51,6 +53,7 @@ module aes_cipher_col #(
   localparam int unsigned L1 = 7;
   localparam int unsigned L2 = 6;
   localparam int unsigned L3 = DecEnable ? 7 : 5;
+  localparam bit          Rom = SBoxImpl == 2;
 
   ////////////////////
   // Key registers  //
@@ -152,39 +155,53 @@ module aes_cipher_col #(
   logic [4:0]   q;                 // number of the round that runs
   logic [3:0]   qs, step;
   logic         last_round, accept, idle, kdec;
-  logic [31:0]  rk;
+  logic [31:0]  rk, ksub;
 
   assign q          = {1'b0, rnd_q} + 5'd1;
   assign last_round = q == {1'b0, nr};
 
-  // The key step runs one round ahead, so round keys come straight from win_q: a block is taken
-  // with window 1 (encryption) or Nr - 1 (decryption) computed from the stored key, and each
-  // round computes the next window from win_q, written at its last column. Derivation steps
-  // forward from the cipher key, starting from key_q in the cycle after the key write.
+  // S-box cores (SBoxImpl 0, 1): the key step runs one round ahead, so round keys come straight
+  // from win_q: a block is taken with window 1 (encryption) or Nr - 1 (decryption) computed
+  // from the stored key, and each round computes the next window from win_q, written at its last
+  // column. Derivation steps forward from the cipher key, starting from key_q in the cycle after
+  // the key write.
+  // ROM core (SBoxImpl 2): the SubWord of a step is a ROM read, so the step runs in the round
+  // whose key it makes, from win_q = the previous window, whose SubWord byte addresses were
+  // presented when win_q was written. A block is taken with win_q = the stored key; a key write
+  // puts the key into win_q and derivation steps from there.
   assign idle = (fsm_q == ST_IDLE) | (fsm_q == ST_DONE);
   assign kdec = idle ? (DecEnable & in_dec_i) : dec_q;
   assign kd   = kdec ? dkey_q : key_q;
-  assign kin  = idle ? kd : (((fsm_q == ST_KEYGEN) && (rnd_q == '0)) ? key_q : win_q);
-  assign qs   = idle ? '0 : ((fsm_q == ST_KEYGEN) ? rnd_q : q[3:0]);
+  if (Rom) begin : gen_kin_rom
+    assign kin = win_q;
+    assign qs  = rnd_q;
+  end else begin : gen_kin_comb
+    assign kin = idle ? kd : (((fsm_q == ST_KEYGEN) && (rnd_q == '0)) ? key_q : win_q);
+    assign qs  = idle ? '0 : ((fsm_q == ST_KEYGEN) ? rnd_q : q[3:0]);
+  end
   assign step = kdec ? 4'(nr - 4'd1 - qs) : qs;
 
   aes_key_expand #(
     .KeyLenMax(KeyLenMax),
-    .DecEnable(DecEnable)
+    .DecEnable(DecEnable),
+    .ExtSbox  (Rom)
   ) u_key_expand (
     .key_len_i(klen_q),
     .bwd_i    (kdec),
     .step_i   (step),
     .win_i    (kin),
+    .sub_i    (ksub),
     .win_o    (kw)
   );
 
+  logic [127:0] rk_win;  // the round key of the round that runs
+  assign rk_win = Rom ? kw[255:128] : win_q[255:128];
   always_comb begin
     unique case (col_q)
-      2'd1:    rk = win_q[223:192];
-      2'd2:    rk = win_q[191:160];
-      2'd3:    rk = win_q[159:128];
-      default: rk = win_q[255:224];
+      2'd1:    rk = rk_win[95:64];
+      2'd2:    rk = rk_win[63:32];
+      2'd3:    rk = rk_win[31:0];
+      default: rk = rk_win[127:96];
     endcase
   end
   assign dkey_new = kw & KEY_KEEP;
@@ -203,30 +220,85 @@ module aes_cipher_col #(
 
   assign dec = DecEnable & dec_q;
 
-  // (Inv)ShiftRows by tap choice, row r in bits [31 - 8 * r -: 8] of the column.
-  always_comb begin
-    col_in[31:24] = row0_q[8 * 3 +: 8];
-    if (dec) begin
-      col_in[23:16] = (col_q >= 2'd1) ? row1_q[8 * 4 +: 8] : row1_q[8 * 0 +: 8];
-      col_in[15:8]  = (col_q >= 2'd2) ? row2_q[8 * 5 +: 8] : row2_q[8 * 1 +: 8];
-      col_in[7:0]   = (col_q == 2'd3) ? row3_q[8 * (L3 - 1) +: 8] : row3_q[8 * 2 +: 8];
+  // (Inv)ShiftRows by tap choice, row r in bits [31 - 8 * r -: 8] of the column. The candidate
+  // bytes of the rows, t: row 0 delay 3; row 1 delays 0, 2, 4, 6; row 2 delays 1, 5; row 3
+  // delays 0, 2, 4, L3 - 1 (first in the top byte).
+  function automatic logic [31:0] col_taps(logic [8*11-1:0] t, logic [1:0] col, logic inv);
+    col_taps[31:24] = t[8 * 10 +: 8];
+    if (inv) begin
+      col_taps[23:16] = (col >= 2'd1) ? t[8 * 7 +: 8] : t[8 * 9 +: 8];
+      col_taps[15:8]  = (col >= 2'd2) ? t[8 * 4 +: 8] : t[8 * 5 +: 8];
+      col_taps[7:0]   = (col == 2'd3) ? t[8 * 0 +: 8] : t[8 * 2 +: 8];
     end else begin
-      col_in[23:16] = (col_q <= 2'd2) ? row1_q[8 * 2 +: 8] : row1_q[8 * 6 +: 8];
-      col_in[15:8]  = (col_q <= 2'd1) ? row2_q[8 * 1 +: 8] : row2_q[8 * 5 +: 8];
-      col_in[7:0]   = (col_q == 2'd0) ? row3_q[8 * 0 +: 8] : row3_q[8 * 4 +: 8];
+      col_taps[23:16] = (col <= 2'd2) ? t[8 * 8 +: 8] : t[8 * 6 +: 8];
+      col_taps[15:8]  = (col <= 2'd1) ? t[8 * 5 +: 8] : t[8 * 4 +: 8];
+      col_taps[7:0]   = (col == 2'd0) ? t[8 * 3 +: 8] : t[8 * 1 +: 8];
     end
-  end
+  endfunction
 
-  for (genvar b = 0; b < 4; b++) begin : gen_sbox
-    aes_sbox_sel #(
-      .Impl     (SBoxImpl),
-      .DecEnable(DecEnable)
-    ) u_sbox (
-      .data_i(col_in[8 * b +: 8]),
-      .inv_i (dec),
-      .data_o(col_sub[8 * b +: 8])
-    );
+  logic [8*11-1:0] taps_q;
+  assign taps_q = {row0_q[8 * 3 +: 8], row1_q[8 * 0 +: 8], row1_q[8 * 2 +: 8], row1_q[8 * 4 +: 8],
+                   row1_q[8 * 6 +: 8], row2_q[8 * 1 +: 8], row2_q[8 * 5 +: 8], row3_q[8 * 0 +: 8],
+                   row3_q[8 * 2 +: 8], row3_q[8 * 4 +: 8], row3_q[8 * (L3 - 1) +: 8]};
+
+  if (Rom) begin : gen_rom
+    // ROM S-boxes: the ROMs' read registers are the pipeline stage. Each cycle presents the
+    // bytes of next cycle's column, the taps of row_d (so the byte this cycle's column writes
+    // at delay 0 is bypassed to the address where the next cycle reads it: encryption row 3 and
+    // decryption row 1 at column 0), and the SubWord bytes of the next key step, from win_d.
+    // clear_i presents address 0, whose stored byte is 0 (aes_sbox_rom), so the read registers
+    // hold nothing data- or key-derived one edge after clear_i and after reset (where the state
+    // the addresses come from is zero).
+    logic [31:0] addr_col, addr_key;
+    logic        addr_inv, dec_next;
+    logic [3:0]  nr_next, step_next;
+    logic [8*11-1:0] taps_d;
+
+    assign dec_next  = DecEnable & dec_d;
+    assign nr_next   = aes_pkg::num_rounds(klen_d);
+    assign step_next = dec_next ? 4'(nr_next - 4'd1 - rnd_d) : rnd_d;
+    assign taps_d    = {row0_d[8 * 3 +: 8], row1_d[8 * 0 +: 8], row1_d[8 * 2 +: 8], row1_d[8 * 4 +: 8],
+                        row1_d[8 * 6 +: 8], row2_d[8 * 1 +: 8], row2_d[8 * 5 +: 8], row3_d[8 * 0 +: 8],
+                        row3_d[8 * 2 +: 8], row3_d[8 * 4 +: 8], row3_d[8 * (L3 - 1) +: 8]};
+    assign addr_col  = clear_i ? '0 : col_taps(taps_d, col_d, dec_next);
+    assign addr_inv  = ~clear_i & dec_next;
+    assign addr_key  = clear_i ? '0 : aes_pkg::key_sub_in(klen_d, dec_next, step_next,
+        win_d[255:224], win_d[223:192], win_d[191:160], win_d[159:128], win_d[95:64], win_d[31:0]);
+
+    for (genvar b = 0; b < 4; b++) begin : gen_sbox
+      aes_sbox_rom #(
+        .DecEnable(DecEnable)
+      ) u_sbox (
+        .clk_i,
+        .data_i(addr_col[8 * b +: 8]),
+        .inv_i (addr_inv),
+        .data_o(col_sub[8 * b +: 8])
+      );
+      aes_sbox_rom #(
+        .DecEnable(1'b0)
+      ) u_key_sbox (
+        .clk_i,
+        .data_i(addr_key[8 * b +: 8]),
+        .inv_i (1'b0),
+        .data_o(ksub[8 * b +: 8])
+      );
+    end
+    logic unused_col_in;
+    assign unused_col_in = ^col_in;
+  end else begin : gen_comb
+    for (genvar b = 0; b < 4; b++) begin : gen_sbox
+      aes_sbox_sel #(
+        .Impl     (SBoxImpl),
+        .DecEnable(DecEnable)
+      ) u_sbox (
+        .data_i(col_in[8 * b +: 8]),
+        .inv_i (dec),
+        .data_o(col_sub[8 * b +: 8])
+      );
+    end
+    assign ksub = '0;
   end
+  assign col_in = col_taps(taps_q, col_q, dec);
 
   // As aes_round, one column: decryption adds the key before InvMixColumns, which is MixColumns
   // after the {04}x^2+{05} pre-multiplication.
@@ -269,6 +341,9 @@ module aes_cipher_col #(
         in_ready_o = key_ready_o & ~key_we_i;
         if (key_we_i) begin
           key_load = 1'b1;
+          if (Rom) begin
+            win_d = key_in & KEY_KEEP;
+          end
           if (DecEnable) begin
             fsm_d = ST_KEYGEN;
             rnd_d = '0;
@@ -314,7 +389,7 @@ module aes_cipher_col #(
       rnd_d  = '0;
       col_d  = '0;
       dec_d  = DecEnable ? in_dec_i : aes_pkg::AES_DIR_ENC;
-      win_d  = kw & KEY_KEEP;
+      win_d  = Rom ? kd : (kw & KEY_KEEP);
       mask_d = in_mask_i;
       for (int d = 0; d < 4; d++) begin
         row0_d[8 * d +: 8] = blk[127 - 32 * (3 - d) -: 8];

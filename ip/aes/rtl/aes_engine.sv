@@ -40,7 +40,9 @@ module aes_engine #(
   // 128: aes_cipher_core (the round datapath above); 32: aes_cipher_col, one column per cycle
   // (RoundsPerCycle and Pipelined then unused)
   parameter int unsigned Datapath       = 128,
-  parameter int unsigned SBoxImpl       = 0,     // Datapath 32: its S-boxes (aes_sbox_sel)
+  // Datapath 32: its S-boxes, 0 tower field, 1 tables (aes_sbox_sel), 2 block RAM ROMs
+  // (aes_sbox_rom, datapath and key step)
+  parameter int unsigned SBoxImpl       = 0,
   // GCM's GHASH bits per cycle (aes_ghash: 1..128, 128 / GhashBits cycles per multiply);
   // 0 builds GCM out (mode GCM then raises err_o)
   parameter int unsigned GhashBits      = 0
@@ -654,7 +656,7 @@ module aes_engine #(
   if (!(RoundsPerCycle == 0 || RoundsPerCycle == 1 || RoundsPerCycle == 2 ||
         RoundsPerCycle == 3 || RoundsPerCycle == 5) || (Pipelined && RoundsPerCycle != 0) ||
       !(KeyLenMax == 128 || KeyLenMax == 256) || !(Datapath == 128 || Datapath == 32) ||
-      SBoxImpl > 1 || (GhashBits > 128) || ((GhashBits & (GhashBits - 1)) != 0))
+      SBoxImpl > 2 || (GhashBits > 128) || ((GhashBits & (GhashBits - 1)) != 0))
   begin : gen_param_check
     $error("aes_engine: unsupported parameter set");
   end

@@ -40,6 +40,7 @@ class Variant:
     key_len_max: int
     datapath: int  # bits of state through the S-boxes per cycle: 128 (rounds) or 32 (columns)
     ghash_bits: int  # GCM's GHASH bits per cycle; 0: GCM not built
+    sbox_impl: int  # Datapath 32: 0 tower field, 1 tables, 2 ROMs (one clock edge per lookup)
 
     @classmethod
     def from_params(cls, params: dict[str, int]) -> Variant:
@@ -50,6 +51,7 @@ class Variant:
             key_len_max=params.get("KeyLenMax", 256),
             datapath=params.get("Datapath", 128),
             ghash_bits=params.get("GhashBits", 0),
+            sbox_impl=params.get("SBoxImpl", 0),
         )
 
     @classmethod
