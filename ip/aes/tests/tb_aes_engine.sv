@@ -19,6 +19,8 @@ module tb_aes_engine #(
   parameter int unsigned Datapath       = 128,
   parameter int unsigned SBoxImpl       = 0,
   parameter int unsigned GhashBits      = 0,
+  parameter int unsigned Modes          = 7,
+  parameter int unsigned CtrBits        = 128,
   parameter int unsigned Depth          = 16384
 ) (
   input  logic         clk_i,
@@ -225,7 +227,9 @@ module tb_aes_engine #(
     .KeyLenMax     (KeyLenMax),
     .Datapath      (Datapath),
     .SBoxImpl      (SBoxImpl),
-    .GhashBits     (GhashBits)
+    .GhashBits     (GhashBits),
+    .Modes         (Modes),
+    .CtrBits       (CtrBits)
   ) u_dut (
 `endif
     .clk_i,
