@@ -148,6 +148,8 @@ module aes_cipher_col #(
 
   state_e       fsm_q, fsm_d;
   logic [255:0] win_q, win_d;      // key window of the round that runs: its round key on top
+  logic [255:0] win_new;           // (ROM core: of the round before)
+  logic         win_we;
   logic [255:0] kd, kin, kw;       // stored key for a new block; key step input and output
   logic [3:0]   rnd_q, rnd_d;      // rounds done (RUN) or key steps done (KEYGEN)
   logic [1:0]   col_q, col_d;      // column of this cycle
@@ -242,34 +244,52 @@ module aes_cipher_col #(
                    row3_q[8 * 2 +: 8], row3_q[8 * 4 +: 8], row3_q[8 * (L3 - 1) +: 8]};
 
   if (Rom) begin : gen_rom
-    // ROM S-boxes: the ROMs' read registers are the pipeline stage. Each cycle presents the
-    // bytes of next cycle's column, the taps of row_d (so the byte this cycle's column writes
-    // at delay 0 is bypassed to the address where the next cycle reads it: encryption row 3 and
-    // decryption row 1 at column 0), and the SubWord bytes of the next key step, from win_d.
-    // clear_i presents address 0, whose stored byte is 0 (aes_sbox_rom), so the read registers
-    // hold nothing data- or key-derived one edge after clear_i and after reset (where the state
-    // the addresses come from is zero).
-    logic [31:0] addr_col, addr_key;
-    logic        addr_inv, dec_next;
-    logic [3:0]  nr_next, step_next;
-    logic [8*11-1:0] taps_d;
+    // ROM S-boxes: the ROMs' read registers are the pipeline stage, so each cycle presents the
+    // bytes next cycle's column reads: the candidate taps one delay further down the rows, with
+    // the byte this cycle's column writes at delay 0 bypassed (encryption row 3 and decryption
+    // row 1 at column 0 read it in the next cycle); at a block's accept, the loaded block's
+    // bytes. The key ROMs read the SubWord bytes of the next key step whenever the window is
+    // written, and hold them for the round (read enable). Zeroise: address 0 reads 0
+    // (aes_sbox_rom); the datapath ROMs read it in every cycle outside a run and under clear_i,
+    // the key ROMs under clear_i and while no key is loaded (after clear and in reset), so no
+    // read register holds a data- or key-derived byte one edge after clear_i or in reset.
+    logic [31:0]     addr_col, addr_key;
+    logic            addr_inv, dec_next, run_col, kflush, en_key;
+    logic [3:0]      nr_next, step_next;
+    logic [8*11-1:0] taps_shift, taps_next;
+
+    // Byte of the block being loaded at delay d of row r.
+    function automatic logic [7:0] blk_byte(logic [127:0] b, int unsigned r, int unsigned d);
+      blk_byte = b[127 - 8 * r - 32 * (3 - d) -: 8];
+    endfunction
+
+    assign taps_shift = {row0_q[8 * 2 +: 8], col_out[23:16], row1_q[8 * 1 +: 8], row1_q[8 * 3 +: 8],
+                         row1_q[8 * 5 +: 8], row2_q[8 * 0 +: 8], row2_q[8 * 4 +: 8], col_out[7:0],
+                         row3_q[8 * 1 +: 8], row3_q[8 * 3 +: 8], row3_q[8 * (L3 - 2) +: 8]};
+    // Column 0 reads delays 0 to 3 only; the deeper candidates keep their shifted value.
+    assign taps_next  = accept ?
+        {blk_byte(blk, 0, 3), blk_byte(blk, 1, 0), blk_byte(blk, 1, 2), taps_shift[8 * 7 +: 16],
+         blk_byte(blk, 2, 1), taps_shift[8 * 4 +: 8], blk_byte(blk, 3, 0), blk_byte(blk, 3, 2),
+         taps_shift[8 * 0 +: 16]} : taps_shift;
 
     assign dec_next  = DecEnable & dec_d;
     assign nr_next   = aes_pkg::num_rounds(klen_d);
     assign step_next = dec_next ? 4'(nr_next - 4'd1 - rnd_d) : rnd_d;
-    assign taps_d    = {row0_d[8 * 3 +: 8], row1_d[8 * 0 +: 8], row1_d[8 * 2 +: 8], row1_d[8 * 4 +: 8],
-                        row1_d[8 * 6 +: 8], row2_d[8 * 1 +: 8], row2_d[8 * 5 +: 8], row3_d[8 * 0 +: 8],
-                        row3_d[8 * 2 +: 8], row3_d[8 * 4 +: 8], row3_d[8 * (L3 - 1) +: 8]};
-    assign addr_col  = clear_i ? '0 : col_taps(taps_d, col_d, dec_next);
-    assign addr_inv  = ~clear_i & dec_next;
-    assign addr_key  = clear_i ? '0 : aes_pkg::key_sub_in(klen_d, dec_next, step_next,
-        win_d[255:224], win_d[223:192], win_d[191:160], win_d[159:128], win_d[95:64], win_d[31:0]);
+    assign run_col   = ~clear_i & (accept | (fsm_q == ST_RUN));
+    assign addr_col  = run_col ? col_taps(taps_next, col_d, dec_next) : '0;
+    assign addr_inv  = run_col & dec_next;
+    assign kflush    = clear_i | ~(kvalid_q | key_load);
+    assign en_key    = kflush | win_we;
+    assign addr_key  = kflush ? '0 : aes_pkg::key_sub_in(klen_d, dec_next, step_next,
+        win_new[255:224], win_new[223:192], win_new[191:160], win_new[159:128], win_new[95:64],
+        win_new[31:0]);
 
     for (genvar b = 0; b < 4; b++) begin : gen_sbox
       aes_sbox_rom #(
         .DecEnable(DecEnable)
       ) u_sbox (
         .clk_i,
+        .en_i  (1'b1),
         .data_i(addr_col[8 * b +: 8]),
         .inv_i (addr_inv),
         .data_o(col_sub[8 * b +: 8])
@@ -278,6 +298,7 @@ module aes_cipher_col #(
         .DecEnable(1'b0)
       ) u_key_sbox (
         .clk_i,
+        .en_i  (en_key),
         .data_i(addr_key[8 * b +: 8]),
         .inv_i (1'b0),
         .data_o(ksub[8 * b +: 8])
@@ -328,7 +349,7 @@ module aes_cipher_col #(
     row2_d      = row2_q;
     row3_d      = row3_q;
     mask_d      = mask_q;
-    win_d       = win_q;
+    win_we      = 1'b0;
     rnd_d       = rnd_q;
     col_d       = col_q;
     dec_d       = dec_q;
@@ -341,9 +362,7 @@ module aes_cipher_col #(
         in_ready_o = key_ready_o & ~key_we_i;
         if (key_we_i) begin
           key_load = 1'b1;
-          if (Rom) begin
-            win_d = key_in & KEY_KEEP;
-          end
+          win_we   = Rom;
           if (DecEnable) begin
             fsm_d = ST_KEYGEN;
             rnd_d = '0;
@@ -352,8 +371,8 @@ module aes_cipher_col #(
         end
       end
       ST_KEYGEN: begin
-        rnd_d = rnd_q + 4'd1;
-        win_d = kw & KEY_KEEP;
+        rnd_d  = rnd_q + 4'd1;
+        win_we = 1'b1;
         if (last_round) begin
           dkey_load = 1'b1;
           fsm_d     = ST_IDLE;
@@ -366,7 +385,7 @@ module aes_cipher_col #(
         row3_d = {row3_q[8 * (L3 - 1) - 1:0], col_out[7:0]};
         col_d  = col_q + 2'd1;
         if (col_q == 2'd3) begin
-          win_d = kw & KEY_KEEP;
+          win_we = 1'b1;
           rnd_d = rnd_q + 4'd1;
           if (last_round) begin
             fsm_d = ST_DONE;
@@ -389,7 +408,7 @@ module aes_cipher_col #(
       rnd_d  = '0;
       col_d  = '0;
       dec_d  = DecEnable ? in_dec_i : aes_pkg::AES_DIR_ENC;
-      win_d  = Rom ? kd : (kw & KEY_KEEP);
+      win_we = 1'b1;
       mask_d = in_mask_i;
       for (int d = 0; d < 4; d++) begin
         row0_d[8 * d +: 8] = blk[127 - 32 * (3 - d) -: 8];
@@ -399,6 +418,19 @@ module aes_cipher_col #(
       end
     end
   end
+
+  // The window is written at a block's accept (its first window), each round's last column and
+  // each derivation step (the next window), and in the ROM core at a key write (the key).
+  always_comb begin
+    if (Rom && key_load) begin
+      win_new = key_in & KEY_KEEP;
+    end else if (Rom && accept) begin
+      win_new = kd;
+    end else begin
+      win_new = kw & KEY_KEEP;
+    end
+  end
+  assign win_d = win_we ? win_new : win_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

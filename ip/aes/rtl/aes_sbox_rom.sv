@@ -3,20 +3,21 @@
 
 `default_nettype none
 
-// data_o is the S-box (inverse S-box with inv_i) of the byte presented in the cycle before: the
+// data_o is the S-box (inverse S-box with inv_i) of the byte last presented with en_i: the
 // read register is the ROM's own (an iCE40 SB_RAM40_4K or ECP5 DP16KD output latch), so a
 // caller presents next cycle's byte. Forward and inverse tables share one 512 x 8 ROM, the
 // direction as address bit 8 (DecEnable 0: the 256-entry forward table only). The tables are
 // built at elaboration from aes_pkg.
 //
 // Zeroise: every entry is stored XOR S(0) and corrected on the way out, so the read register
-// holds zero after a read of address 0 (forward), the address a caller presents under clear_i
-// and reset. The register has no reset of its own (block RAM output latches have none): it is
+// holds zero after a read of address 0 (forward), which a caller makes under clear_i and
+// reset. The register has no reset of its own (block RAM output latches have none): it is
 // zero from the first clock edge with address 0.
 module aes_sbox_rom #(
   parameter bit DecEnable = 1'b1
 ) (
   input  logic       clk_i,
+  input  logic       en_i,    // read enable: data_o holds while low
   input  logic [7:0] data_i,
   input  logic       inv_i,   // ignored without DecEnable
   output logic [7:0] data_o
@@ -44,7 +45,9 @@ module aes_sbox_rom #(
   end
 
   always_ff @(posedge clk_i) begin
-    data_q <= rom[addr];
+    if (en_i) begin
+      data_q <= rom[addr];
+    end
   end
 
   assign data_o = data_q ^ S0;

@@ -201,6 +201,7 @@ module tb_aes_engine #(
       .DecEnable(1'b1)
     ) u_sbox (
       .clk_i,
+      .en_i  (1'b1),
       .data_i(sbox_data_i),
       .inv_i (sbox_inv_i),
       .data_o(sbox_data_o)
