@@ -26,7 +26,7 @@ module aes_sbox_rom #(
   localparam int unsigned AW    = DecEnable ? 9 : 8;
   localparam logic [7:0]  S0    = aes_pkg::sbox_fwd(8'h00);
 
-  logic [7:0]    rom [Depth];
+  (* rom_style = "block" *) logic [7:0] rom [Depth];  // one block RAM, never LUTs or FFs
   logic [7:0]    data_q;
   logic [AW-1:0] addr;
 
