@@ -147,8 +147,8 @@ module aes_cipher_col #(
   } state_e;
 
   state_e       fsm_q, fsm_d;
-  logic [255:0] win_q, win_d;      // key window of the round that runs: its round key on top
-  logic [255:0] win_new;           // (ROM core: of the round before)
+  logic [255:0] win_q, win_d;      // key window of the round that runs (ROM core: the round before)
+  logic [255:0] win_new;           // what win_we writes into it
   logic         win_we;
   logic [255:0] kd, kin, kw;       // stored key for a new block; key step input and output
   logic [3:0]   rnd_q, rnd_d;      // rounds done (RUN) or key steps done (KEYGEN)

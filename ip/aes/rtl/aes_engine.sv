@@ -375,7 +375,8 @@ module aes_engine #(
       cfg_d = cfg;
       if (CtrOn & (cfg.mode == aes_pkg::AES_MODE_CTR)) begin
         iv_d = ctr_next;
-      end else if (CbcOn & (cfg.mode == aes_pkg::AES_MODE_CBC) & (cfg.dir == aes_pkg::AES_DIR_DEC)) begin
+      end else if (CbcOn & (cfg.mode == aes_pkg::AES_MODE_CBC) &
+                   (cfg.dir == aes_pkg::AES_DIR_DEC)) begin
         iv_d = in_data_i;
       end else if (GcmOn & (cfg.mode == aes_pkg::AES_MODE_GCM)) begin
         iv_d = {iv_q[127:32], iv_q[31:0] + 32'd1};  // inc32
