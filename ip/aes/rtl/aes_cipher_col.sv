@@ -22,7 +22,9 @@
 module aes_cipher_col #(
   parameter bit          DecEnable = 1'b1,  // 0: encryption only
   parameter int unsigned KeyLenMax = 256,   // 128: AES-128 only; 256: AES-128/192/256
-  parameter int unsigned SBoxImpl  = 0      // datapath S-boxes: see aes_sbox_sel
+  // S-boxes: 0, 1 as aes_sbox_sel (datapath; the key step uses aes_sbox); 2 all eight as block
+  // RAM ROMs (aes_sbox_rom), read one cycle ahead (see "ROM S-boxes" below)
+  parameter int unsigned SBoxImpl  = 0
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -51,6 +53,7 @@ module aes_cipher_col #(
   localparam int unsigned L1 = 7;
   localparam int unsigned L2 = 6;
   localparam int unsigned L3 = DecEnable ? 7 : 5;
+  localparam bit          Rom = SBoxImpl == 2;
 
   ////////////////////
   // Key registers  //
@@ -144,7 +147,9 @@ module aes_cipher_col #(
   } state_e;
 
   state_e       fsm_q, fsm_d;
-  logic [255:0] win_q, win_d;      // key window of the round that runs: its round key on top
+  logic [255:0] win_q, win_d;      // key window of the round that runs (ROM core: the round before)
+  logic [255:0] win_new;           // what win_we writes into it
+  logic         win_we;
   logic [255:0] kd, kin, kw;       // stored key for a new block; key step input and output
   logic [3:0]   rnd_q, rnd_d;      // rounds done (RUN) or key steps done (KEYGEN)
   logic [1:0]   col_q, col_d;      // column of this cycle
@@ -152,39 +157,53 @@ module aes_cipher_col #(
   logic [4:0]   q;                 // number of the round that runs
   logic [3:0]   qs, step;
   logic         last_round, accept, idle, kdec;
-  logic [31:0]  rk;
+  logic [31:0]  rk, ksub;
 
   assign q          = {1'b0, rnd_q} + 5'd1;
   assign last_round = q == {1'b0, nr};
 
-  // The key step runs one round ahead, so round keys come straight from win_q: a block is taken
-  // with window 1 (encryption) or Nr - 1 (decryption) computed from the stored key, and each
-  // round computes the next window from win_q, written at its last column. Derivation steps
-  // forward from the cipher key, starting from key_q in the cycle after the key write.
+  // S-box cores (SBoxImpl 0, 1): the key step runs one round ahead, so round keys come straight
+  // from win_q: a block is taken with window 1 (encryption) or Nr - 1 (decryption) computed
+  // from the stored key, and each round computes the next window from win_q, written at its last
+  // column. Derivation steps forward from the cipher key, starting from key_q in the cycle after
+  // the key write.
+  // ROM core (SBoxImpl 2): the SubWord of a step is a ROM read, so the step runs in the round
+  // whose key it makes, from win_q = the previous window, whose SubWord byte addresses were
+  // presented when win_q was written. A block is taken with win_q = the stored key; a key write
+  // puts the key into win_q and derivation steps from there.
   assign idle = (fsm_q == ST_IDLE) | (fsm_q == ST_DONE);
   assign kdec = idle ? (DecEnable & in_dec_i) : dec_q;
   assign kd   = kdec ? dkey_q : key_q;
-  assign kin  = idle ? kd : (((fsm_q == ST_KEYGEN) && (rnd_q == '0)) ? key_q : win_q);
-  assign qs   = idle ? '0 : ((fsm_q == ST_KEYGEN) ? rnd_q : q[3:0]);
+  if (Rom) begin : gen_kin_rom
+    assign kin = win_q;
+    assign qs  = rnd_q;
+  end else begin : gen_kin_comb
+    assign kin = idle ? kd : (((fsm_q == ST_KEYGEN) && (rnd_q == '0)) ? key_q : win_q);
+    assign qs  = idle ? '0 : ((fsm_q == ST_KEYGEN) ? rnd_q : q[3:0]);
+  end
   assign step = kdec ? 4'(nr - 4'd1 - qs) : qs;
 
   aes_key_expand #(
     .KeyLenMax(KeyLenMax),
-    .DecEnable(DecEnable)
+    .DecEnable(DecEnable),
+    .ExtSbox  (Rom)
   ) u_key_expand (
     .key_len_i(klen_q),
     .bwd_i    (kdec),
     .step_i   (step),
     .win_i    (kin),
+    .sub_i    (ksub),
     .win_o    (kw)
   );
 
+  logic [127:0] rk_win;  // the round key of the round that runs
+  assign rk_win = Rom ? kw[255:128] : win_q[255:128];
   always_comb begin
     unique case (col_q)
-      2'd1:    rk = win_q[223:192];
-      2'd2:    rk = win_q[191:160];
-      2'd3:    rk = win_q[159:128];
-      default: rk = win_q[255:224];
+      2'd1:    rk = rk_win[95:64];
+      2'd2:    rk = rk_win[63:32];
+      2'd3:    rk = rk_win[31:0];
+      default: rk = rk_win[127:96];
     endcase
   end
   assign dkey_new = kw & KEY_KEEP;
@@ -203,30 +222,104 @@ module aes_cipher_col #(
 
   assign dec = DecEnable & dec_q;
 
-  // (Inv)ShiftRows by tap choice, row r in bits [31 - 8 * r -: 8] of the column.
-  always_comb begin
-    col_in[31:24] = row0_q[8 * 3 +: 8];
-    if (dec) begin
-      col_in[23:16] = (col_q >= 2'd1) ? row1_q[8 * 4 +: 8] : row1_q[8 * 0 +: 8];
-      col_in[15:8]  = (col_q >= 2'd2) ? row2_q[8 * 5 +: 8] : row2_q[8 * 1 +: 8];
-      col_in[7:0]   = (col_q == 2'd3) ? row3_q[8 * (L3 - 1) +: 8] : row3_q[8 * 2 +: 8];
+  // (Inv)ShiftRows by tap choice, row r in bits [31 - 8 * r -: 8] of the column. The candidate
+  // bytes of the rows, t: row 0 delay 3; row 1 delays 0, 2, 4, 6; row 2 delays 1, 5; row 3
+  // delays 0, 2, 4, L3 - 1 (first in the top byte).
+  function automatic logic [31:0] col_taps(logic [8*11-1:0] t, logic [1:0] col, logic inv);
+    col_taps[31:24] = t[8 * 10 +: 8];
+    if (inv) begin
+      col_taps[23:16] = (col >= 2'd1) ? t[8 * 7 +: 8] : t[8 * 9 +: 8];
+      col_taps[15:8]  = (col >= 2'd2) ? t[8 * 4 +: 8] : t[8 * 5 +: 8];
+      col_taps[7:0]   = (col == 2'd3) ? t[8 * 0 +: 8] : t[8 * 2 +: 8];
     end else begin
-      col_in[23:16] = (col_q <= 2'd2) ? row1_q[8 * 2 +: 8] : row1_q[8 * 6 +: 8];
-      col_in[15:8]  = (col_q <= 2'd1) ? row2_q[8 * 1 +: 8] : row2_q[8 * 5 +: 8];
-      col_in[7:0]   = (col_q == 2'd0) ? row3_q[8 * 0 +: 8] : row3_q[8 * 4 +: 8];
+      col_taps[23:16] = (col <= 2'd2) ? t[8 * 8 +: 8] : t[8 * 6 +: 8];
+      col_taps[15:8]  = (col <= 2'd1) ? t[8 * 5 +: 8] : t[8 * 4 +: 8];
+      col_taps[7:0]   = (col == 2'd0) ? t[8 * 3 +: 8] : t[8 * 1 +: 8];
     end
-  end
+  endfunction
 
-  for (genvar b = 0; b < 4; b++) begin : gen_sbox
-    aes_sbox_sel #(
-      .Impl     (SBoxImpl),
-      .DecEnable(DecEnable)
-    ) u_sbox (
-      .data_i(col_in[8 * b +: 8]),
-      .inv_i (dec),
-      .data_o(col_sub[8 * b +: 8])
-    );
+  logic [8*11-1:0] taps_q;
+  assign taps_q = {row0_q[8 * 3 +: 8], row1_q[8 * 0 +: 8], row1_q[8 * 2 +: 8], row1_q[8 * 4 +: 8],
+                   row1_q[8 * 6 +: 8], row2_q[8 * 1 +: 8], row2_q[8 * 5 +: 8], row3_q[8 * 0 +: 8],
+                   row3_q[8 * 2 +: 8], row3_q[8 * 4 +: 8], row3_q[8 * (L3 - 1) +: 8]};
+
+  if (Rom) begin : gen_rom
+    // ROM S-boxes: the ROMs' read registers are the pipeline stage, so each cycle presents the
+    // bytes next cycle's column reads: the candidate taps one delay further down the rows, with
+    // the byte this cycle's column writes at delay 0 bypassed (encryption row 3 and decryption
+    // row 1 at column 0 read it in the next cycle); at a block's accept, the loaded block's
+    // bytes. The key ROMs read the SubWord bytes of the next key step whenever the window is
+    // written, and hold them for the round (read enable). Zeroise: address 0 reads 0
+    // (aes_sbox_rom); the datapath ROMs read it in every cycle outside a run and under clear_i,
+    // the key ROMs under clear_i and while no key is loaded (after clear and in reset), so no
+    // read register holds a data- or key-derived byte one edge after clear_i or in reset.
+    logic [31:0]     addr_col, addr_key;
+    logic            addr_inv, dec_next, run_col, kflush, en_key;
+    logic [3:0]      nr_next, step_next;
+    logic [8*11-1:0] taps_shift, taps_next;
+
+    // Byte of the block being loaded at delay d of row r.
+    function automatic logic [7:0] blk_byte(logic [127:0] b, int unsigned r, int unsigned d);
+      blk_byte = b[127 - 8 * r - 32 * (3 - d) -: 8];
+    endfunction
+
+    assign taps_shift = {row0_q[8 * 2 +: 8], col_out[23:16], row1_q[8 * 1 +: 8], row1_q[8 * 3 +: 8],
+                         row1_q[8 * 5 +: 8], row2_q[8 * 0 +: 8], row2_q[8 * 4 +: 8], col_out[7:0],
+                         row3_q[8 * 1 +: 8], row3_q[8 * 3 +: 8], row3_q[8 * (L3 - 2) +: 8]};
+    // Column 0 reads delays 0 to 3 only; the deeper candidates keep their shifted value.
+    assign taps_next  = accept ?
+        {blk_byte(blk, 0, 3), blk_byte(blk, 1, 0), blk_byte(blk, 1, 2), taps_shift[8 * 7 +: 16],
+         blk_byte(blk, 2, 1), taps_shift[8 * 4 +: 8], blk_byte(blk, 3, 0), blk_byte(blk, 3, 2),
+         taps_shift[8 * 0 +: 16]} : taps_shift;
+
+    assign dec_next  = DecEnable & dec_d;
+    assign nr_next   = aes_pkg::num_rounds(klen_d);
+    assign step_next = dec_next ? 4'(nr_next - 4'd1 - rnd_d) : rnd_d;
+    assign run_col   = ~clear_i & (accept | (fsm_q == ST_RUN));
+    assign addr_col  = run_col ? col_taps(taps_next, col_d, dec_next) : '0;
+    assign addr_inv  = run_col & dec_next;
+    assign kflush    = clear_i | ~(kvalid_q | key_load);
+    assign en_key    = kflush | win_we;
+    assign addr_key  = kflush ? '0 : aes_pkg::key_sub_in(klen_d, dec_next, step_next,
+        win_new[255:224], win_new[223:192], win_new[191:160], win_new[159:128], win_new[95:64],
+        win_new[31:0]);
+
+    for (genvar b = 0; b < 4; b++) begin : gen_sbox
+      aes_sbox_rom #(
+        .DecEnable(DecEnable)
+      ) u_sbox (
+        .clk_i,
+        .en_i  (1'b1),
+        .data_i(addr_col[8 * b +: 8]),
+        .inv_i (addr_inv),
+        .data_o(col_sub[8 * b +: 8])
+      );
+      aes_sbox_rom #(
+        .DecEnable(1'b0)
+      ) u_key_sbox (
+        .clk_i,
+        .en_i  (en_key),
+        .data_i(addr_key[8 * b +: 8]),
+        .inv_i (1'b0),
+        .data_o(ksub[8 * b +: 8])
+      );
+    end
+    logic unused_col_in;
+    assign unused_col_in = ^col_in;
+  end else begin : gen_comb
+    for (genvar b = 0; b < 4; b++) begin : gen_sbox
+      aes_sbox_sel #(
+        .Impl     (SBoxImpl),
+        .DecEnable(DecEnable)
+      ) u_sbox (
+        .data_i(col_in[8 * b +: 8]),
+        .inv_i (dec),
+        .data_o(col_sub[8 * b +: 8])
+      );
+    end
+    assign ksub = '0;
   end
+  assign col_in = col_taps(taps_q, col_q, dec);
 
   // As aes_round, one column: decryption adds the key before InvMixColumns, which is MixColumns
   // after the {04}x^2+{05} pre-multiplication.
@@ -256,7 +349,7 @@ module aes_cipher_col #(
     row2_d      = row2_q;
     row3_d      = row3_q;
     mask_d      = mask_q;
-    win_d       = win_q;
+    win_we      = 1'b0;
     rnd_d       = rnd_q;
     col_d       = col_q;
     dec_d       = dec_q;
@@ -269,6 +362,7 @@ module aes_cipher_col #(
         in_ready_o = key_ready_o & ~key_we_i;
         if (key_we_i) begin
           key_load = 1'b1;
+          win_we   = Rom;
           if (DecEnable) begin
             fsm_d = ST_KEYGEN;
             rnd_d = '0;
@@ -277,8 +371,8 @@ module aes_cipher_col #(
         end
       end
       ST_KEYGEN: begin
-        rnd_d = rnd_q + 4'd1;
-        win_d = kw & KEY_KEEP;
+        rnd_d  = rnd_q + 4'd1;
+        win_we = 1'b1;
         if (last_round) begin
           dkey_load = 1'b1;
           fsm_d     = ST_IDLE;
@@ -291,7 +385,7 @@ module aes_cipher_col #(
         row3_d = {row3_q[8 * (L3 - 1) - 1:0], col_out[7:0]};
         col_d  = col_q + 2'd1;
         if (col_q == 2'd3) begin
-          win_d = kw & KEY_KEEP;
+          win_we = 1'b1;
           rnd_d = rnd_q + 4'd1;
           if (last_round) begin
             fsm_d = ST_DONE;
@@ -314,7 +408,7 @@ module aes_cipher_col #(
       rnd_d  = '0;
       col_d  = '0;
       dec_d  = DecEnable ? in_dec_i : aes_pkg::AES_DIR_ENC;
-      win_d  = kw & KEY_KEEP;
+      win_we = 1'b1;
       mask_d = in_mask_i;
       for (int d = 0; d < 4; d++) begin
         row0_d[8 * d +: 8] = blk[127 - 32 * (3 - d) -: 8];
@@ -324,6 +418,19 @@ module aes_cipher_col #(
       end
     end
   end
+
+  // The window is written at a block's accept (its first window), each round's last column and
+  // each derivation step (the next window), and in the ROM core at a key write (the key).
+  always_comb begin
+    if (Rom && key_load) begin
+      win_new = key_in & KEY_KEEP;
+    end else if (Rom && accept) begin
+      win_new = kd;
+    end else begin
+      win_new = kw & KEY_KEEP;
+    end
+  end
+  assign win_d = win_we ? win_new : win_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

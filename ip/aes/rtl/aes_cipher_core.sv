@@ -186,6 +186,7 @@ module aes_cipher_core #(
         .bwd_i    (dec_q),
         .step_i   (step),
         .win_i    (win_in),
+        .sub_i    (32'h0),
         .win_o    (kw)
       );
 
@@ -350,6 +351,7 @@ module aes_cipher_core #(
         .bwd_i    (bwd),
         .step_i   (step),
         .win_i    (win_in),
+        .sub_i    (32'h0),
         .win_o    (kw)
       );
 

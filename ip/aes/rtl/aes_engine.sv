@@ -40,10 +40,17 @@ module aes_engine #(
   // 128: aes_cipher_core (the round datapath above); 32: aes_cipher_col, one column per cycle
   // (RoundsPerCycle and Pipelined then unused)
   parameter int unsigned Datapath       = 128,
-  parameter int unsigned SBoxImpl       = 0,     // Datapath 32: its S-boxes (aes_sbox_sel)
+  // Datapath 32: its S-boxes, 0 tower field, 1 tables (aes_sbox_sel), 2 block RAM ROMs
+  // (aes_sbox_rom, datapath and key step)
+  parameter int unsigned SBoxImpl       = 0,
   // GCM's GHASH bits per cycle (aes_ghash: 1..128, 128 / GhashBits cycles per multiply);
   // 0 builds GCM out (mode GCM then raises err_o)
-  parameter int unsigned GhashBits      = 0
+  parameter int unsigned GhashBits      = 0,
+  // Modes built, one bit each: 1 ECB, 2 CBC, 4 CTR (GCM: GhashBits); a mode not built raises
+  // err_o as an unknown one. Small parts drop CBC, or CTR, with their IV/counter datapath.
+  parameter int unsigned Modes          = 7,
+  // CTR: widest counter built (32, 64 or 128 bits); a wider ctr_width_i raises err_o.
+  parameter int unsigned CtrBits        = 128
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -89,6 +96,11 @@ module aes_engine #(
   localparam int unsigned CNT_W  = $clog2(NR_TOP + 3);
   localparam bit          GcmOn  = GhashBits != 0;
   localparam int unsigned LenW   = 36;  // GCM byte counts (SP 800-38D: P < 2^36 bytes)
+  localparam bit          EcbOn  = Modes[0];
+  localparam bit          CbcOn  = Modes[1];
+  localparam bit          CtrOn  = Modes[2];
+  localparam bit          Ctr64  = CtrBits >= 64;
+  localparam bit          Ctr128 = CtrBits >= 128;
 
   // Normalised configuration of a block: fields that do not apply to the mode are zero.
   typedef struct packed {
@@ -154,21 +166,23 @@ module aes_engine #(
   assign g_int     = (gst_q == G_HKEY) | (gst_q == G_EKJ0);
 
   assign busy    = (inflight_q != '0) | core_busy | gh_busy | final_q | ~g_open;
-  assign mode_ok = (mode_i == aes_pkg::AES_MODE_ECB) | (mode_i == aes_pkg::AES_MODE_CBC) |
-                   (mode_i == aes_pkg::AES_MODE_CTR) | gcm_mode;
+  assign mode_ok = (EcbOn & (mode_i == aes_pkg::AES_MODE_ECB)) |
+                   (CbcOn & (mode_i == aes_pkg::AES_MODE_CBC)) |
+                   (CtrOn & (mode_i == aes_pkg::AES_MODE_CTR)) | gcm_mode;
   assign dec_ok  = DecEnable | (cfg.dir == aes_pkg::AES_DIR_ENC);
   assign klen_ok = (key_len_i == aes_pkg::AES_KEY_128) |
                    ((KeyLenMax == 256) &
                     ((key_len_i == aes_pkg::AES_KEY_192) | (key_len_i == aes_pkg::AES_KEY_256)));
-  assign ctrw_ok = (cfg.ctr_width == aes_pkg::AES_CTR_32) | (cfg.ctr_width == aes_pkg::AES_CTR_64) |
-                   (cfg.ctr_width == aes_pkg::AES_CTR_128);
+  assign ctrw_ok = (cfg.ctr_width == aes_pkg::AES_CTR_32) |
+                   (Ctr64 & (cfg.ctr_width == aes_pkg::AES_CTR_64)) |
+                   (Ctr128 & (cfg.ctr_width == aes_pkg::AES_CTR_128));
   assign key_ok  = kloaded_q & (key_len_i == klen_q);
   assign same_ok = (inflight_q == '0) | (cfg == cfg_q);
   assign cfg_ok  = mode_ok & dec_ok & klen_ok & ctrw_ok & key_ok & same_ok;
 
   // CBC encryption chains on the previous ciphertext: one block in flight at a time, the next one
   // taken in the cycle the previous result leaves.
-  assign cbc_enc  = (cfg.mode == aes_pkg::AES_MODE_CBC) & (cfg.dir == aes_pkg::AES_DIR_ENC);
+  assign cbc_enc  = CbcOn & (cfg.mode == aes_pkg::AES_MODE_CBC) & (cfg.dir == aes_pkg::AES_DIR_ENC);
   assign chain_ok = ~cbc_enc | (inflight_q == '0) |
                     ((inflight_q == CNT_W'(1)) & out_fire);
 
@@ -303,12 +317,15 @@ module aes_engine #(
   // Mode datapath      //
   ////////////////////////
 
+  // Widths not built fall to 32 bits; a block asking for one is refused (ctrw_ok).
   always_comb begin
-    unique case (ctr_width_i)
-      aes_pkg::AES_CTR_64:  ctr_next = {iv_q[127:64], iv_q[63:0] + 64'd1};
-      aes_pkg::AES_CTR_128: ctr_next = iv_q + 128'd1;
-      default:              ctr_next = {iv_q[127:32], iv_q[31:0] + 32'd1};
-    endcase
+    if (Ctr128 && (ctr_width_i == aes_pkg::AES_CTR_128)) begin
+      ctr_next = iv_q + 128'd1;
+    end else if (Ctr64 && (ctr_width_i == aes_pkg::AES_CTR_64)) begin
+      ctr_next = {iv_q[127:64], iv_q[63:0] + 64'd1};
+    end else begin
+      ctr_next = {iv_q[127:32], iv_q[31:0] + 32'd1};
+    end
   end
 
   always_comb begin
@@ -320,20 +337,18 @@ module aes_engine #(
       core_block = (gst_q == G_HKEY) ? 128'd0 : iv_q;
       core_dec   = aes_pkg::AES_DIR_ENC;
     end else begin
-      unique case (cfg.mode)
-        aes_pkg::AES_MODE_CBC: begin
-          if (cfg.dir == aes_pkg::AES_DIR_DEC) begin
-            core_mask = iv_q;
-          end else begin
-            core_block = in_data_i ^ (out_fire ? core_out_data : iv_q);
-          end
+      // Modes not built never reach the core (mode_ok), so their paths are left out.
+      if (CbcOn && (cfg.mode == aes_pkg::AES_MODE_CBC)) begin
+        if (cfg.dir == aes_pkg::AES_DIR_DEC) begin
+          core_mask = iv_q;
+        end else begin
+          core_block = in_data_i ^ (out_fire ? core_out_data : iv_q);
         end
-        aes_pkg::AES_MODE_CTR, aes_pkg::AES_MODE_GCM: begin
-          core_block = iv_q;
-          core_mask  = in_data_i;
-        end
-        default: ;
-      endcase
+      end else if ((CtrOn && (cfg.mode == aes_pkg::AES_MODE_CTR)) ||
+                   (GcmOn && (cfg.mode == aes_pkg::AES_MODE_GCM))) begin
+        core_block = iv_q;
+        core_mask  = in_data_i;
+      end
     end
   end
 
@@ -352,17 +367,18 @@ module aes_engine #(
       klen_d    = key_len_i;
       kloaded_d = 1'b1;
     end
-    if (out_fire & (cfg_q.mode == aes_pkg::AES_MODE_CBC) &
+    if (CbcOn & out_fire & (cfg_q.mode == aes_pkg::AES_MODE_CBC) &
         (cfg_q.dir == aes_pkg::AES_DIR_ENC)) begin
       iv_d = core_out_data;
     end
     if (core_take) begin
       cfg_d = cfg;
-      if (cfg.mode == aes_pkg::AES_MODE_CTR) begin
+      if (CtrOn & (cfg.mode == aes_pkg::AES_MODE_CTR)) begin
         iv_d = ctr_next;
-      end else if ((cfg.mode == aes_pkg::AES_MODE_CBC) & (cfg.dir == aes_pkg::AES_DIR_DEC)) begin
+      end else if (CbcOn & (cfg.mode == aes_pkg::AES_MODE_CBC) &
+                   (cfg.dir == aes_pkg::AES_DIR_DEC)) begin
         iv_d = in_data_i;
-      end else if (cfg.mode == aes_pkg::AES_MODE_GCM) begin
+      end else if (GcmOn & (cfg.mode == aes_pkg::AES_MODE_GCM)) begin
         iv_d = {iv_q[127:32], iv_q[31:0] + 32'd1};  // inc32
       end
     end
@@ -654,7 +670,8 @@ module aes_engine #(
   if (!(RoundsPerCycle == 0 || RoundsPerCycle == 1 || RoundsPerCycle == 2 ||
         RoundsPerCycle == 3 || RoundsPerCycle == 5) || (Pipelined && RoundsPerCycle != 0) ||
       !(KeyLenMax == 128 || KeyLenMax == 256) || !(Datapath == 128 || Datapath == 32) ||
-      SBoxImpl > 1 || (GhashBits > 128) || ((GhashBits & (GhashBits - 1)) != 0))
+      SBoxImpl > 2 || (GhashBits > 128) || ((GhashBits & (GhashBits - 1)) != 0) ||
+      Modes == 0 || Modes > 7 || !(CtrBits == 32 || CtrBits == 64 || CtrBits == 128))
   begin : gen_param_check
     $error("aes_engine: unsupported parameter set");
   end

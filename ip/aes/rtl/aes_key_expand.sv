@@ -12,12 +12,14 @@
 // SubWord (four S-boxes), in either direction.
 module aes_key_expand #(
   parameter int unsigned KeyLenMax = 256,  // 128: AES-128 only, 256: AES-128/192/256
-  parameter bit          DecEnable = 1'b1  // 0: forward steps only, bwd_i is ignored
+  parameter bit          DecEnable = 1'b1, // 0: forward steps only, bwd_i is ignored
+  parameter bit          ExtSbox   = 1'b0  // 1: SubWord(key_sub_in(...)) comes in on sub_i
 ) (
   input  logic [1:0]   key_len_i,
   input  logic         bwd_i,   // 1: backward step
   input  logic [3:0]   step_i,
   input  logic [255:0] win_i,
+  input  logic [31:0]  sub_i,   // ExtSbox: SubWord of this step's word; else unused
   output logic [255:0] win_o
 );
   logic [1:0]  key_len, rot_pos;
@@ -32,29 +34,26 @@ module aes_key_expand #(
   assign rcon    = aes_pkg::key_rcon(key_len, step_i);
   assign {v0, v1, v2, v3, v4, v5, v6, v7} = win_i;
 
-  // The one word that goes through SubWord in this step.
-  always_comb begin
-    unique case (key_len)
-      aes_pkg::AES_KEY_192: begin
-        if (rot_pos == aes_pkg::KEY_ROT_W2) begin
-          sub_in = bwd ? v3 : (v0 ^ v1 ^ v5);
-        end else begin
-          sub_in = bwd ? v1 : v5;
-        end
-      end
-      aes_pkg::AES_KEY_256: sub_in = bwd ? v3 : v7;
-      default:              sub_in = bwd ? (v3 ^ v2) : v3;
-    endcase
-  end
+  // The one word that goes through SubWord in this step: through four S-boxes here, or through
+  // the caller's (ExtSbox: a core whose S-boxes are ROMs, read one cycle ahead) as sub_i.
+  assign sub_in = aes_pkg::key_sub_in(key_len, bwd, step_i, v0, v1, v2, v3, v5, v7);
 
-  for (genvar b = 0; b < 4; b++) begin : gen_sbox
-    aes_sbox #(
-      .DecEnable(1'b0)
-    ) u_sbox (
-      .data_i(sub_in[8 * b +: 8]),
-      .inv_i (1'b0),
-      .data_o(sub_out[8 * b +: 8])
-    );
+  if (ExtSbox) begin : gen_ext_sbox
+    logic unused_sub_in;
+    assign unused_sub_in = ^sub_in;
+    assign sub_out       = sub_i;
+  end else begin : gen_sbox
+    logic unused_sub_i;
+    assign unused_sub_i = ^sub_i;
+    for (genvar b = 0; b < 4; b++) begin : gen_byte
+      aes_sbox #(
+        .DecEnable(1'b0)
+      ) u_sbox (
+        .data_i(sub_in[8 * b +: 8]),
+        .inv_i (1'b0),
+        .data_o(sub_out[8 * b +: 8])
+      );
+    end
   end
 
   // RotWord(SubWord(x)) ^ Rcon: SubWord is bytewise, so it commutes with RotWord.

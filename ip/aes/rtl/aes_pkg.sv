@@ -169,6 +169,24 @@ package aes_pkg;
     endcase
   endfunction
 
+  // The one word of a key window that goes through SubWord in step `step` (forward, or backward
+  // with bwd), from the window's words w0, w1, w2, w3, w5, w7 (the others never do).
+  function automatic logic [31:0] key_sub_in(logic [1:0] key_len, logic bwd, logic [3:0] step,
+                                             logic [31:0] v0, logic [31:0] v1, logic [31:0] v2,
+                                             logic [31:0] v3, logic [31:0] v5, logic [31:0] v7);
+    unique case (key_len)
+      AES_KEY_192: begin
+        if (key_rot_pos(key_len, step) == KEY_ROT_W2) begin
+          key_sub_in = bwd ? v3 : (v0 ^ v1 ^ v5);
+        end else begin
+          key_sub_in = bwd ? v1 : v5;
+        end
+      end
+      AES_KEY_256: key_sub_in = bwd ? v3 : v7;
+      default:     key_sub_in = bwd ? (v3 ^ v2) : v3;
+    endcase
+  endfunction
+
   function automatic logic [7:0] key_rcon(logic [1:0] key_len, logic [3:0] step);
     logic [3:0] idx;  // i/Nk - 1 of FIPS-197 figure 11, counted from 0
     unique case (key_len)

@@ -40,6 +40,9 @@ class Variant:
     key_len_max: int
     datapath: int  # bits of state through the S-boxes per cycle: 128 (rounds) or 32 (columns)
     ghash_bits: int  # GCM's GHASH bits per cycle; 0: GCM not built
+    sbox_impl: int  # Datapath 32: 0 tower field, 1 tables, 2 ROMs (one clock edge per lookup)
+    modes: int  # modes built, one bit each: 1 ECB, 2 CBC, 4 CTR
+    ctr_bits: int  # widest CTR counter built
 
     @classmethod
     def from_params(cls, params: dict[str, int]) -> Variant:
@@ -50,6 +53,9 @@ class Variant:
             key_len_max=params.get("KeyLenMax", 256),
             datapath=params.get("Datapath", 128),
             ghash_bits=params.get("GhashBits", 0),
+            sbox_impl=params.get("SBoxImpl", 0),
+            modes=params.get("Modes", 7),
+            ctr_bits=params.get("CtrBits", 128),
         )
 
     @classmethod
@@ -80,9 +86,17 @@ class Variant:
         """Cycles per GHASH multiply (0: no GCM)."""
         return 128 // self.ghash_bits if self.ghash_bits else 0
 
+    def built(self, mode: int) -> bool:
+        """ECB, CBC or CTR is built (Modes)."""
+        return bool(self.modes >> {MODE_ECB: 0, MODE_CBC: 1, MODE_CTR: 2}[mode] & 1)
+
+    @property
+    def ctr_widths(self) -> tuple[int, ...]:
+        return tuple(w for w in (32, 64, 128) if w <= self.ctr_bits)
+
     def supports(self, mode: int, direction: int, key_bits: int) -> bool:
         dec_needed = mode != MODE_CTR and direction == DEC
-        return key_bits in self.key_sizes and (self.dec_enable or not dec_needed)
+        return self.built(mode) and key_bits in self.key_sizes and (self.dec_enable or not dec_needed)
 
     def latency(self, key_bits: int) -> int:
         """Cycles from the cycle a block is taken to the cycle its result is taken (no stalls)."""
@@ -146,7 +160,9 @@ class AesTb:
         dut.rst_ni.value = 1
         await RisingEdge(dut.clk_i)
 
-    def configure(self, mode: int, direction: int, key_bits: int, ctr_width: int = 128) -> None:
+    def configure(self, mode: int, direction: int, key_bits: int, ctr_width: int | None = None) -> None:
+        """Set the configuration inputs (ctr_width None: the widest the variant builds)."""
+        ctr_width = self.variant.ctr_bits if ctr_width is None else ctr_width
         self.dut.mode_i.value = mode
         self.dut.dir_i.value = direction
         self.dut.key_len_i.value = KEY_LEN_CODE[key_bits]

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import cocotb
-from cocotb.triggers import ReadOnly, RisingEdge, Timer
+from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, Timer
 
 from aes_ref import MODES, cavp_file, next_iv, read_ctr_txt, read_rsp, reference
 from aes_tb import DEC, ENC, KEY_LEN_CODE, MODE_CBC, MODE_CTR, MODE_ECB, AesTb, block_ints, registers
@@ -43,18 +43,26 @@ def fips197_sbox() -> list[int]:
 
 @cocotb.test()
 async def sbox_exhaustive(dut: Any) -> None:
-    """The variant's S-box (aes_sbox_sel: tower field or tables) equals the FIPS-197 S-box and
-    inverse S-box on all 256 inputs."""
+    """The variant's S-box (aes_sbox_sel: tower field or tables; aes_sbox_rom, read at a clock
+    edge) equals the FIPS-197 S-box and inverse S-box on all 256 inputs."""
     sbox = fips197_sbox()
     assert sbox[0x00] == 0x63 and sbox[0x53] == 0xED  # FIPS-197 figure 7 spot checks
     inverse = [0] * 256
     for x, y in enumerate(sbox):
         inverse[y] = x
+    tb = AesTb(dut)
+    clocked = tb.variant.sbox_impl == 2
+    if clocked:
+        await tb.start()
     for inv, table in ((0, sbox), (1, inverse)):
         dut.sbox_inv_i.value = inv
         for x in range(256):
             dut.sbox_data_i.value = x
-            await Timer(1, "ns")
+            if clocked:
+                await RisingEdge(dut.clk_i)
+                await FallingEdge(dut.clk_i)
+            else:
+                await Timer(1, "ns")
             got = int(dut.sbox_data_o.value)
             assert got == table[x], f"inv={inv} x={x:02x}: got {got:02x}, want {table[x]:02x}"
 
@@ -105,9 +113,11 @@ SP800_38A_CIPHER = {
 
 async def run_message(
     tb: AesTb, mode: int, direction: int, key: bytes, iv: int, blocks: list[int], expected: list[int],
-    ctr_width: int = 128, in_gap: int = 0, out_stall: int = 0, seed: int = 1, what: str = "",
+    ctr_width: int | None = None, in_gap: int = 0, out_stall: int = 0, seed: int = 1, what: str = "",
 ) -> None:
-    """Load key and IV, stream one message, compare the output and the chaining value."""
+    """Load key and IV, stream one message, compare the output and the chaining value (CTR: with the
+    widest counter the variant builds unless ctr_width says)."""
+    ctr_width = tb.variant.ctr_bits if ctr_width is None else ctr_width
     await tb.load_key(key)
     await tb.load_iv(iv)
     tb.configure(mode, direction, len(key) * 8, ctr_width)
@@ -143,7 +153,7 @@ async def sp800_38a(dut: Any) -> None:
     await tb.start()
     plain = block_ints(bytes.fromhex(SP800_38A_PLAIN))
     for (mode, key_bits), ct_hex in SP800_38A_CIPHER.items():
-        if key_bits not in tb.variant.key_sizes:
+        if key_bits not in tb.variant.key_sizes or not tb.variant.built(mode):
             continue
         key, iv, cipher = bytes.fromhex(SP800_38A_KEY[key_bits]), SP800_38A_IV[mode], block_ints(bytes.fromhex(ct_hex))
         await run_message(tb, mode, ENC, key, iv, plain, cipher, what=f"38A mode {mode} AES-{key_bits} enc")
@@ -183,7 +193,7 @@ async def cavp_multi_block(dut: Any) -> None:
     tb = AesTb(dut)
     await tb.start()
     count = await run_cavp(tb, ("MMT",))
-    for key_bits in tb.variant.key_sizes:
+    for key_bits in tb.variant.key_sizes if tb.variant.built(MODE_CTR) else ():
         for n, vec in enumerate(read_ctr_txt(key_bits)):
             padded = vec.plaintext + bytes(-len(vec.plaintext) % 16)
             await tb.load_key(vec.key)
@@ -203,7 +213,7 @@ async def differential_random(dut: Any) -> None:
     await tb.start()
     rng = random.Random(0xAE5)
     per_message = DIFF_BLOCKS // 4
-    widths = (32, 64, 128, 128)
+    widths = [w for w in (32, 64, 128, 128) if w in tb.variant.ctr_widths]
     total = 0
     for name, mode, direction in MODES:
         for key_bits in tb.variant.key_sizes:
@@ -211,7 +221,7 @@ async def differential_random(dut: Any) -> None:
                 continue
             for msg in range(4):
                 key = rng.randbytes(key_bits // 8)
-                width = widths[msg] if mode == MODE_CTR else 128
+                width = widths[msg % len(widths)] if mode == MODE_CTR else 128
                 iv = rng.getrandbits(128)
                 if mode == MODE_CTR:
                     # Start near the wrap of the incrementing part so carries and wraps are exercised.
@@ -335,7 +345,7 @@ async def fill_engine(tb: AesTb) -> None:
     key_bits = max(v.key_sizes)
     await tb.load_key(bytes(range(1, key_bits // 8 + 1)))
     await tb.load_iv(0x0123456789ABCDEF0123456789ABCDEF)
-    tb.configure(MODE_CTR, ENC, key_bits)
+    tb.configure(MODE_CTR if v.built(MODE_CTR) else MODE_ECB, ENC, key_bits)
     tb.offer(0xFEDCBA98765432100123456789ABCDEF)
     for _ in range(4):
         await RisingEdge(tb.dut.clk_i)
@@ -434,6 +444,21 @@ async def error_cases(dut: Any) -> None:
     await tb.pulse("key_we_i")
     await expect_error(tb, "key length encoding 3")
 
+    # Modes and counter widths the parameters left out: the same error as an unknown mode.
+    for mode in (MODE_ECB, MODE_CBC, MODE_CTR):
+        if not v.built(mode):
+            await tb.load_key(key)
+            tb.configure(mode, ENC, top)
+            await offer_once(tb, 5)
+            await expect_error(tb, f"mode {mode}, not built")
+    if v.built(MODE_CTR):
+        for width in (64, 128):
+            if width not in v.ctr_widths:
+                await tb.load_key(key)
+                tb.configure(MODE_CTR, ENC, top, width)
+                await offer_once(tb, 5)
+                await expect_error(tb, f"CTR width {width}, not built")
+
     # Decryption on an encryption-only engine (CTR decryption is fine there).
     if not v.dec_enable:
         for mode in (MODE_ECB, MODE_CBC):
@@ -442,19 +467,22 @@ async def error_cases(dut: Any) -> None:
             await offer_once(tb, 5)
             await expect_error(tb, f"mode {mode} decrypt on encrypt-only engine")
 
-    # Configuration, key or IV changes while blocks are in flight.
-    changes = ("mode", "dir", "key", "iv") if v.dec_enable else ("mode", "key", "iv")
-    for change in changes:
+    # Configuration, key or IV changes while blocks are in flight (a block of another built mode,
+    # or another direction, behind the first).
+    first = next(m for m in (MODE_ECB, MODE_CBC, MODE_CTR) if v.built(m))
+    other = next((m for m in (MODE_CTR, MODE_CBC) if m != first and v.built(m)), None)
+    changes = (("mode",) if other is not None else ()) + (("dir",) if v.dec_enable and first != MODE_CTR else ())
+    for change in (*changes, "key", "iv"):
         await tb.load_key(key)
-        tb.configure(MODE_ECB, ENC, top)
+        tb.configure(first, ENC, top)
         await offer_once(tb, 7)  # taken; its result waits (out_ready low)
         await RisingEdge(dut.clk_i)
         assert dut.busy_o.value == 1
         if change == "mode":
-            tb.configure(MODE_CTR, ENC, top)
+            tb.configure(other, ENC, top)
             await offer_once(tb, 8)
         elif change == "dir":
-            tb.configure(MODE_ECB, DEC, top)
+            tb.configure(first, DEC, top)
             await offer_once(tb, 8)
         elif change == "key":
             dut.key_i.value = 3

@@ -19,6 +19,8 @@ module tb_aes_engine #(
   parameter int unsigned Datapath       = 128,
   parameter int unsigned SBoxImpl       = 0,
   parameter int unsigned GhashBits      = 0,
+  parameter int unsigned Modes          = 7,
+  parameter int unsigned CtrBits        = 128,
   parameter int unsigned Depth          = 16384
 ) (
   input  logic         clk_i,
@@ -185,19 +187,36 @@ module tb_aes_engine #(
   assign key_ready_cycle_o = krdy_cyc_q;
 
   // AES_GATE_LEVEL: the engine and the S-box are Yosys netlists synthesised for this parameter
-  // set (test_aes_gate_level.py), which have no parameters.
+  // set (test_aes_gate_level.py), which have no parameters. The ROM S-box (SBoxImpl 2) answers
+  // one clock edge after its input.
 `ifdef AES_GATE_LEVEL
   aes_sbox_sel u_sbox (
-`else
-  aes_sbox_sel #(
-    .Impl     (SBoxImpl),
-    .DecEnable(1'b1)
-  ) u_sbox (
-`endif
     .data_i(sbox_data_i),
     .inv_i (sbox_inv_i),
     .data_o(sbox_data_o)
   );
+`else
+  if (SBoxImpl == 2) begin : gen_sbox_rom
+    aes_sbox_rom #(
+      .DecEnable(1'b1)
+    ) u_sbox (
+      .clk_i,
+      .en_i  (1'b1),
+      .data_i(sbox_data_i),
+      .inv_i (sbox_inv_i),
+      .data_o(sbox_data_o)
+    );
+  end else begin : gen_sbox_sel
+    aes_sbox_sel #(
+      .Impl     (SBoxImpl),
+      .DecEnable(1'b1)
+    ) u_sbox (
+      .data_i(sbox_data_i),
+      .inv_i (sbox_inv_i),
+      .data_o(sbox_data_o)
+    );
+  end
+`endif
 
 `ifdef AES_GATE_LEVEL
   aes_engine u_dut (
@@ -209,7 +228,9 @@ module tb_aes_engine #(
     .KeyLenMax     (KeyLenMax),
     .Datapath      (Datapath),
     .SBoxImpl      (SBoxImpl),
-    .GhashBits     (GhashBits)
+    .GhashBits     (GhashBits),
+    .Modes         (Modes),
+    .CtrBits       (CtrBits)
   ) u_dut (
 `endif
     .clk_i,

@@ -1,8 +1,9 @@
 """pytest entry: run the cocotb tests of aes_engine for every RTL variant (one build per variant).
 
-The variants (six round datapaths, an encrypt-only and an XIP-style AES-128 CTR one, and the compact
-column-serial core with its encrypt-only, AES-128-only and table S-box builds, and four with GCM
-built in) are the engine unit's variants in ip/aes/ip.toml. The GCM tests (cocotb_aes_gcm.py) run on
+The variants (six round datapaths, an encrypt-only and an XIP-style AES-128 CTR one, the compact
+column-serial core with its encrypt-only, AES-128-only, table and block-RAM S-box builds and its
+small-part builds with ECB and CTR-32 only, and four with GCM built in) are the engine unit's
+variants in ip/aes/ip.toml. The GCM tests (cocotb_aes_gcm.py) run on
 the variants with GhashBits > 0.
 """
 
