@@ -73,13 +73,25 @@ def parse_activity(stderr: str) -> list[ActivityWindow]:
     return windows
 
 
+# The cycle limit bounds a run; the wall-clock limit only catches a harness that stopped
+# simulating. It allows a run to use all its cycles at 20 kHz, a fifth of the dma-unrolled SoC's
+# speed on an idle machine (90-100 kHz), which ran out of a fixed 1,800 s under a loaded
+# `aesoc bench`; the activity model (11-18 kHz) runs only short programs.
+SLOWEST_KHZ = 20
+
+
+def wall_limit_s(max_cycles: int) -> float:
+    return max(1800.0, max_cycles / (SLOWEST_KHZ * 1000))
+
+
 def run(sim: Path, elf: Path, *, max_cycles: int = outcome.DEFAULT_MAX_CYCLES, trace: Path | None = None,
-        trace_from: int = 0, trace_to: int | None = None, timeout_s: float = 1800.0,
+        trace_from: int = 0, trace_to: int | None = None, timeout_s: float | None = None,
         flash_image: Path | None = None, kek: bytes | None = None) -> RunResult:
     """Run one ELF to completion; never raises for a firmware failure, only for harness faults.
 
     `flash_image` fills the flash (the ELF's own flash segments are then not loaded); `kek` is the
-    part's OTP key-encryption key (default: the harness's). Neither appears in any output."""
+    part's OTP key-encryption key (default: the harness's). Neither appears in any output.
+    `timeout_s` (default: wall_limit_s(max_cycles)) ends a run that takes longer as an error."""
     cmd = [str(sim), "--max-cycles", str(max_cycles)]
     if flash_image is not None:
         cmd += ["--flash-image", str(flash_image)]
@@ -92,8 +104,14 @@ def run(sim: Path, elf: Path, *, max_cycles: int = outcome.DEFAULT_MAX_CYCLES, t
         if trace_to is not None:
             cmd += ["--trace-to", str(trace_to)]
     cmd.append(str(elf))
+    limit = wall_limit_s(max_cycles) if timeout_s is None else timeout_s
     with tool_slot():
-        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout_s)
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=limit)
+        except subprocess.TimeoutExpired as exc:
+            raise ToolError(f"{elf.name} on {sim}: the simulation ran past its wall-clock limit of {limit:.0f} s "
+                            f"(--max-cycles {max_cycles}) and was stopped; a loaded machine simulates slower, "
+                            "so run it with fewer jobs (-j) or on an idle machine") from exc
     summary_lines = [ln for ln in proc.stderr.splitlines() if ln.startswith(SUMMARY_PREFIX)]
     if not summary_lines:
         raise ToolError(f"simulator ended without a summary (exit {proc.returncode}):\n{proc.stderr[-2000:]}")
