@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from aesoc import outcome, soc
-from aesoc.run import run
-from aesoc.toolchain import REPO, riscv_tool
+from aesoc.run import run, wall_limit_s
+from aesoc.toolchain import REPO, ToolError, riscv_tool
 
 
 def _sim(sim: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -75,3 +75,16 @@ def test_soc_lint_clean(config: str) -> None:
 
 def test_repo_root_is_checkout() -> None:
     assert (REPO / "soc" / "configs" / "base.toml").is_file()
+
+
+def test_wall_clock_limit_is_a_clear_error(sim: Path, build_fw: Callable[..., Path]) -> None:
+    """A run past its wall-clock limit (here a program that never ends, given a tiny limit) is
+    stopped and reported as a ToolError naming the limit, never left running."""
+    with pytest.raises(ToolError, match=r"wall-clock limit of 1 s"):
+        run(sim, build_fw("tests/spin"), max_cycles=10**12, timeout_s=1.0)
+
+
+def test_wall_limit_follows_max_cycles() -> None:
+    # dma-aes's 400 M-cycle runs on the dma-unrolled SoC (90-100 kHz idle) outlived a fixed 1,800 s.
+    assert wall_limit_s(400_000_000) >= 400_000_000 / 90_000 * 4
+    assert wall_limit_s(1000) == 1800.0  # short runs keep the floor
