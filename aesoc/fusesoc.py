@@ -78,6 +78,22 @@ def _sim_module(block: ipblock.IpBlock, bus: str, core_dir: Path) -> Path:
     return write_if_changed(core_dir / f"{sim_module_name(block, bus)}.py", text)
 
 
+def _shell_params(block: ipblock.IpBlock, bus: str) -> list[str]:
+    """The parameters a target of the block's `bus` shell passes: the block's, then the shell's."""
+    return [*block.params, *[sp.name for sp in shells.bus(bus).params]]
+
+
+def _parameters(names: list[str]) -> list[str]:
+    return [f"    parameters: [{', '.join(names)}]"] if names else []
+
+
+def _lint_target(target: str, fileset: str, toplevel: str, params: list[str]) -> list[str]:
+    """A `verilator --lint-only -Wall` target over the core, the bridges and one top's fileset."""
+    return [f"  {target}:", "    default_tool: verilator", f"    filesets: [waivers, rtl, bridges, {fileset}]",
+            f"    toplevel: {toplevel}", *_parameters(params),
+            "    tools:", "      verilator:", "        mode: lint-only", "        verilator_options: [-Wall]"]
+
+
 def render(block: ipblock.IpBlock, out_dir: Path = OUT_DIR) -> str:
     core_dir = out_dir / block.name
     lines = ["CAPI=2:", "", f"name: {vlnv(block)}",
@@ -109,24 +125,15 @@ def render(block: ipblock.IpBlock, out_dir: Path = OUT_DIR) -> str:
     shell_sets = [f"shell_{b}" for b in buses]
     lines += ["", "targets:", "  default:",
               f"    filesets: [waivers, rtl, bridges, {', '.join(shell_sets)}]"]
-    params = ", ".join(block.params)
     for target, bus in [("lint", "wbc"), *[(f"lint_{b}", b) for b in buses]]:
-        bus_params = ", ".join(p for p in [params, *[sp.name for sp in shells.bus(bus).params]] if p)
-        lines += [f"  {target}:", "    default_tool: verilator", f"    filesets: [waivers, rtl, bridges, shell_{bus}]",
-                  f"    toplevel: {shells.shell_module(block, bus)}",
-                  *([f"    parameters: [{bus_params}]"] if bus_params else []),
-                  "    tools:", "      verilator:", "        mode: lint-only", "        verilator_options: [-Wall]"]
+        lines += _lint_target(target, f"shell_{bus}", shells.shell_module(block, bus), _shell_params(block, bus))
     for name, top in block.tops.items():
-        lines += [f"  lint_top_{name}:", "    default_tool: verilator", f"    filesets: [waivers, rtl, bridges, top_{name}]",
-                  f"    toplevel: {top.module}", *([f"    parameters: [{params}]"] if params else []),
-                  "    tools:", "      verilator:", "        mode: lint-only", "        verilator_options: [-Wall]"]
+        lines += _lint_target(f"lint_top_{name}", f"top_{name}", top.module, list(block.params))
     for target, bus in [("sim", "wbc"), *[(f"sim_{b}", b) for b in buses]]:
-        bus_params = ", ".join(p for p in [params, *[sp.name for sp in shells.bus(bus).params]] if p)
         lines += [f"  {target}:", "    flow: sim", "    flow_options:", "      tool: verilator",
                   f"      cocotb_module: {sim_module_name(block, bus)}",
                   f"    filesets: [waivers, rtl, bridges, shell_{bus}, cocotb_{bus}]",
-                  f"    toplevel: {shells.shell_module(block, bus)}",
-                  *([f"    parameters: [{bus_params}]"] if bus_params else [])]
+                  f"    toplevel: {shells.shell_module(block, bus)}", *_parameters(_shell_params(block, bus))]
     return "\n".join(lines) + "\n"
 
 
