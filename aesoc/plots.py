@@ -81,17 +81,46 @@ def stacked_bars(path: Path, labels: Sequence[str], parts: dict[str, Sequence[fl
     return path.name
 
 
+# The summary chart's families: hardware ways in distinct solid colours, software variants dashed
+# in greys with a marker each, added costs dotted; colours never repeat inside a family.
+_SOFTWARE_MARKERS = ("s", "^", "v", "D", "P", "X", "<", ">", "*", "h")
+
+
+def _family_styles(names: Sequence[str], families: dict[str, str]) -> dict[str, dict[str, Any]]:
+    styles: dict[str, dict[str, Any]] = {}
+    software = [n for n in names if families.get(n) == "software"]
+    hardware = [n for n in names if families.get(n, "hardware") == "hardware"]
+    cost = [n for n in names if families.get(n) == "cost"]
+    greys = plt.get_cmap("Greys")
+    for i, name in enumerate(software):
+        styles[name] = {"color": greys(0.4 + 0.55 * i / max(1, len(software) - 1)), "linestyle": "--",
+                        "marker": _SOFTWARE_MARKERS[i % len(_SOFTWARE_MARKERS)]}
+    palette = plt.get_cmap("tab10" if len(hardware) <= 10 else "tab20")
+    for i, name in enumerate(hardware):
+        styles[name] = {"color": palette(i), "linestyle": "-", "marker": "o", "linewidth": 2}
+    reds = plt.get_cmap("Reds")
+    for i, name in enumerate(cost):
+        styles[name] = {"color": reds(0.6 + 0.3 * i / max(1, len(cost) - 1)), "linestyle": ":", "marker": "x"}
+    return styles
+
+
 @_one_at_a_time
 def loglog_chart(path: Path, series: dict[str, Sequence[tuple[float, float]]], *, title: str, xlabel: str,
-                 ylabel: str) -> str:
-    """One line per series of (x, y) points, both axes logarithmic; returns the file name."""
-    fig, ax = plt.subplots(figsize=(9, 5.5))
-    for name, points in series.items():
-        positive = sorted(p for p in points if p[1] > 0)  # a log axis has no zero: such lines stay in the table
+                 ylabel: str, families: dict[str, str] | None = None) -> str:
+    """One line per series of (x, y) points, both axes logarithmic; returns the file name.
+    families: series name -> "hardware" (default), "software" or "cost"; the legend lists them in
+    that order, each family styled apart."""
+    families = families or {}
+    order = {"hardware": 0, "software": 1, "cost": 2}
+    names = sorted(series, key=lambda n: order[families.get(n, "hardware")])
+    styles = _family_styles(names, families)
+    fig, ax = plt.subplots(figsize=(10, 6))
+    for name in names:
+        positive = sorted(p for p in series[name] if p[1] > 0)  # a log axis has no zero: such lines stay in the table
         if not positive:
             continue
         xs, ys = zip(*positive)
-        ax.plot(xs, ys, marker="o", label=name)
+        ax.plot(xs, ys, label=name, **styles[name])
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel(xlabel)

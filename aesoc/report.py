@@ -40,6 +40,12 @@ def _stored(results_dir: Path) -> dict[str, dict[str, Any]]:
             for name in benchmarks() if (results_dir / f"{name}.json").is_file()}
 
 
+def _family(by_size: dict[int, tuple[str, Point]]) -> str:
+    """How the summary chart draws an option: a cost added to other work, software, or hardware."""
+    first = next(iter(by_size.values()))[1]
+    return "cost" if first.added_cost else "software" if first.software else "hardware"
+
+
 def _summary(results_dir: Path) -> list[str]:
     """The report's opening: every benchmark's summary points (Benchmark.points) in one log-log
     chart and one table, each figure naming its run."""
@@ -58,7 +64,7 @@ def _summary(results_dir: Path) -> list[str]:
     loglog_chart(results_dir / SUMMARY_PLOT,
                  {o: [(n, p.cycles_per_byte) for n, (_, p) in by.items()] for o, by in by_option.items()},
                  title="AES-128 on this SoC: cycles per byte by message size", xlabel="message bytes",
-                 ylabel="cycles per byte (log)")
+                 ylabel="cycles per byte (log)", families={o: _family(by) for o, by in by_option.items()})
     md += ["Cycles per byte of AES-128 against message size for every way this SoC runs it, each "
            "figure from the benchmark run named in the last column (runs listed below the table). "
            "Lower is better; a line that falls with size carries a fixed per-request cost. A cost line "

@@ -71,6 +71,7 @@ class Point:
     run: str  # the run line (BenchResult.runs) the figure came from
     area: str = ""  # what the option adds in area, where the benchmark measured it
     added_cost: bool = False  # a cost added to other work (inline decryption), not a way to run AES
+    software: bool = False  # runs on the CPU alone (drawn as one family in the summary chart)
 
 
 @dataclass(frozen=True)

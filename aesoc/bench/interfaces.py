@@ -212,7 +212,7 @@ def points(data: dict[str, Any]) -> list[Point]:
         if r.get("kind") == "interfaces" and r["measure"] in ("complete", "ecb_1k"):
             label = WAY_LABEL[r["way"]]
             found.append(Point(f"{label}, ECB", 16 * r["blocks"], r["cycles"] / (16 * r["blocks"]), run,
-                               f"{lut[label]:,} LUT4 SoC (iCE40)"))
+                               f"{lut[label]:,} LUT4 SoC (iCE40)", software=r["way"] == "software"))
     return found
 
 
