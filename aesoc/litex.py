@@ -7,11 +7,16 @@ IRQ through LiteX's interrupt map (`<NAME>_INTERRUPT` in soc.h), its DMA request
 as signals on the returned module or left open. Firmware finds the block at `<NAME>_BASE`
 (LiteX's mem.h) and drives it with the block's own C driver (ip/<block>/sw).
 
-`python3 -m aesoc.litex sim FW_DIR` builds LiteX's simulation SoC (litex_sim's SimSoC: VexRiscv,
-ROM, SRAM, UART, no DRAM, no Ethernet) with both peripherals, builds the firmware in FW_DIR
-against LiteX's generated headers (csr.h, soc.h, mem.h, regions.ld) into the ROM, builds the
-Verilator model with the pinned Verilator, and runs it, printing the LiteX UART. No BIOS: the
-firmware is the ROM (fw/litex/crt0.S starts it), so no picolibc is built in site-packages.
+`python3 -m aesoc.litex sim FW_DIR` runs the LiteX user's flow: LiteX's Builder
+(compile_software=True) generates litex_sim's SimSoC (VexRiscv full+cfu with aes_cfu in its CFU
+slot, ROM, SRAM, main_ram, UART, timer; no DRAM, no Ethernet) with both peripherals and builds,
+with LiteX's own incremental make, picolibc (meson), libcompiler_rt, libbase and the BIOS, which
+goes into the ROM. fw/litex/Makefile builds FW_DIR like LiteX's bare-metal demo (the build's
+variables.mak and LiteX's common.mak; LiteX's crt0 and those libraries; code in main_ram). The SoC
+is generated again with main_ram initialised with the program and ROM_BOOT_ADDRESS at its base, as
+`litex_sim --ram-init` does, so the BIOS boots it; the Verilator model is built (only when the
+design changed) with the pinned Verilator and run, and what the UART printed is returned. The
+program ends the run through LiteX's sim_finish CSR.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from litex.soc.interconnect import wishbone
 from aesoc import ipblock, shells
 from aesoc.regs import ADDR_WIDTH
 from aesoc.soc import ip_sources, reg_block
-from aesoc.toolchain import BUILD, REPO, ToolError, build_once, file_lock, log_tail, riscv_tool, save_log, status, \
+from aesoc.toolchain import BUILD, REPO, ToolError, build_once, file_lock, log_tail, save_log, status, \
     use_pinned_verilator, verilator_root
 
 BUS = "wbc"
@@ -50,6 +55,7 @@ ROM_SIZE = 0x2_0000
 SRAM_SIZE = 0x2000
 MAIN_RAM_SIZE = 0x1_0000
 SIM_TIMEOUT_S = 600
+UART_TAIL_LINES = 30
 # The peripherals of the simulation SoC, whose drivers (ip/<block>/sw/<block>_dev.c) firmware gets.
 DRIVER_BLOCKS = ("aes", "sha")
 
@@ -219,6 +225,8 @@ def _sim_soc(build: SimBuild, ram: list[int]) -> Any:
                  integrated_rom_size=ROM_SIZE, integrated_sram_size=SRAM_SIZE,
                  integrated_main_ram_size=MAIN_RAM_SIZE, integrated_main_ram_init=ram)
     soc.add_constant("ROM_BOOT_ADDRESS", soc.mem_map["main_ram"])
+    # A cycle counter for the program (timer0_uptime_cycles in csr.h).
+    soc.timer0.add_uptime()
     for path in cfu_sources():
         soc.platform.add_source(str(path), language="systemverilog")
     add_aes(soc)
@@ -365,7 +373,11 @@ def run_model(build: SimBuild, timeout_s: float = SIM_TIMEOUT_S) -> str:
                                 timeout=timeout_s, check=False)
     except subprocess.TimeoutExpired as exc:
         out = (exc.stdout or b"").decode(errors="replace")
-        raise ToolError(f"the LiteX simulation did not finish in {timeout_s:.0f} s; output so far:\n{out}") from exc
+        # The BIOS prints "Liftoff!" as it jumps to main_ram.
+        what = "the program did not end" if "Liftoff" in out else "the BIOS did not boot the program"
+        tail = "\n".join(out.splitlines()[-UART_TAIL_LINES:])
+        raise ToolError(f"the LiteX simulation did not finish in {timeout_s:.0f} s: {what}; "
+                        f"the UART's last lines:\n{tail}") from exc
     out = result.stdout.decode(errors="replace")
     if result.returncode != 0:
         raise ToolError(f"the LiteX simulation exited with {result.returncode}:\n{out}"

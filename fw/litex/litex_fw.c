@@ -22,6 +22,8 @@ void litex_fw_hex(const void *data, size_t len) {
 }
 
 void litex_fw_exit(int status) {
+  timer0_uptime_latch_write(1);
+  printf("CYCLES %llu\n", (unsigned long long)timer0_uptime_cycles_read());
   printf("EXIT %d\n", status);
   uart_sync(); /* the interrupt-driven UART drains before the simulation stops */
   sim_finish_finish_write(1);

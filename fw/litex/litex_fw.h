@@ -6,8 +6,8 @@
  * Usage:
  *   int main(void) { litex_fw_init(); printf("hello\n"); litex_fw_exit(0); }
  * Output goes through LiteX's libbase console (printf) to its UART. litex_fw_exit prints
- * "EXIT <n>" and ends the simulation (LiteX's sim_finish CSR); LiteX's crt0 would only spin after
- * main returns.
+ * "CYCLES <n>" (cycles since reset, LiteX's timer0 uptime) and "EXIT <status>", and ends the
+ * simulation (LiteX's sim_finish CSR); LiteX's crt0 would only spin after main returns.
  */
 #ifndef LITEX_FW_H
 #define LITEX_FW_H
