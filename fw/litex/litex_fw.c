@@ -16,14 +16,18 @@ void litex_fw_init(void) {
   uart_init();
 }
 
+uint64_t litex_fw_cycles(void) {
+  timer0_uptime_latch_write(1);
+  return timer0_uptime_cycles_read();
+}
+
 void litex_fw_hex(const void *data, size_t len) {
   const uint8_t *p = data;
   for (size_t i = 0; i < len; i++) printf("%02x", p[i]);
 }
 
 void litex_fw_exit(int status) {
-  timer0_uptime_latch_write(1);
-  printf("CYCLES %llu\n", (unsigned long long)timer0_uptime_cycles_read());
+  printf("CYCLES %llu\n", (unsigned long long)litex_fw_cycles());
   printf("EXIT %d\n", status);
   uart_sync(); /* the interrupt-driven UART drains before the simulation stops */
   sim_finish_finish_write(1);

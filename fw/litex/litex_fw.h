@@ -18,6 +18,7 @@
 /* What LiteX's demo does first: interrupts on, the interrupt-driven UART. Keeps the VexRiscv CFU
  * enable (bit 31 of the interrupt mask CSR), which irq_setmask(0) would clear. */
 void litex_fw_init(void);
+uint64_t litex_fw_cycles(void); /* since reset (LiteX's timer0 uptime) */
 void litex_fw_hex(const void *data, size_t len); /* bytes as lower-case hex, in memory order */
 __attribute__((noreturn)) void litex_fw_exit(int status);
 

@@ -8,8 +8,8 @@
  * (tests/test_litex.py checks it against Python's cryptography and hashlib); the peripherals'
  * bases and interrupt numbers come from LiteX's generated mem.h and soc.h.
  *
- * Output: "aesoc on LiteX: main at ..", "AES <case> <mode> key=.. iv=.. pt=.. ct=.. rt=..", "IRQ ..",
- * "SHA ..", "CFU ..", "EXIT <failures>".
+ * Output: "BOOT cycles=..", "aesoc on LiteX: main at ..", "AES <case> <mode> key=.. iv=.. pt=.. ct=.. rt=..", "IRQ ..",
+ * "SHA ..", "CFU ..", "CYCLES ..", "EXIT <failures>".
  */
 #include <generated/mem.h>
 #include <generated/soc.h>
@@ -184,7 +184,9 @@ static int check_sha(void) {
 }
 
 int main(void) {
+  const uint64_t booted = litex_fw_cycles(); /* the BIOS's share of the run */
   litex_fw_init();
+  printf("BOOT cycles=%llu\n", (unsigned long long)booted);
   aes_dev_t aes;
   aes_dev_init(&aes, AES_BASE);
   printf("aesoc on LiteX: main at 0x%08lx, AES at 0x%08lx, SHA at 0x%08lx\n", (unsigned long)(uintptr_t)&main,
