@@ -57,7 +57,7 @@ def _expected(mode: str, key: bytes, iv: bytes, pt: bytes) -> bytes:
 
 def _mem_h_constant(name: str) -> int:
     """A constant of the flow's generated mem.h (the build the doc's commands made)."""
-    mem = (litex.OUT_DIR / "software" / "include" / "generated" / "mem.h").read_text()
+    mem = (litex.SimBuild(litex.OUT_DIR).generated / "mem.h").read_text()
     m = re.search(rf"^#define {name}\s+(0x[0-9a-fA-F]+)L?$", mem, re.M)
     assert m, f"mem.h has no {name}"
     return int(m[1], 16)
@@ -148,3 +148,11 @@ def test_program_too_big_for_main_ram_is_a_clear_error(tmp_path, uart: str) -> N
         "int main(void) { volatile unsigned i = 0; return blob[i]; }\n")
     with pytest.raises(ToolError, match="does not fit main_ram"):
         litex.sim(fw)
+
+
+def test_run_past_its_time_limit_says_where_it_stopped(uart: str) -> None:
+    """The model built for the doc's commands, stopped long before the BIOS reaches its hand-over
+    (BOOT cycles= above, at tens of kHz of simulation): a clear error, not a hang."""
+    assert uart
+    with pytest.raises(ToolError, match="the BIOS did not boot the program"):
+        litex.run_model(litex.SimBuild(litex.OUT_DIR), timeout_s=1)
