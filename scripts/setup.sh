@@ -8,8 +8,9 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 # ccache: the simulation models share their compiled Verilator runtime (aesoc/toolchain.py).
 apt_packages=(gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf libelf-dev liblz4-dev zlib1g-dev
               g++ make perl git ccache chromium chromium-driver fonts-dejavu-core
-              # LiteX's Verilator simulation (python3 -m aesoc.litex sim): its sim modules' libraries
-              libevent-dev libjson-c-dev)
+              # LiteX's Verilator simulation (python3 -m aesoc.litex sim): its sim modules' libraries,
+              # and ninja for the picolibc build of its BIOS (meson is pinned in pyproject.toml)
+              libevent-dev libjson-c-dev ninja-build)
 
 missing=()
 for pkg in "${apt_packages[@]}"; do

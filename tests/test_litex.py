@@ -1,9 +1,10 @@
 """The aesoc AES and SHA peripherals in a LiteX SoC, in LiteX's own Verilator simulation.
 
 docs/integration.md's LiteX commands run as written: `aesoc.litex` builds litex_sim's SoC
-(VexRiscv full+cfu, ROM, SRAM, UART) with both peripherals added by `add_aes` / `add_sha`,
-firmware fw/litex/aes_vectors built against LiteX's generated headers drives them through the
-aesoc C drivers, and every result it prints on the LiteX UART is checked here against Python's
+(VexRiscv full+cfu, the LiteX BIOS in the ROM, SRAM, main_ram, UART) with both peripherals added
+by `add_aes` / `add_sha`; fw/litex/aes_vectors, built like LiteX's bare-metal demo (LiteX's crt0,
+libbase, picolibc, libcompiler_rt), is booted by the BIOS from main_ram and drives them through
+the aesoc C drivers, and every result it prints on the LiteX UART is checked here against Python's
 cryptography and hashlib. One build and run (minutes: a Verilator model of the whole SoC), shared
 by the tests below."""
 
@@ -18,7 +19,8 @@ import sys
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-from aesoc.toolchain import REPO
+from aesoc import litex
+from aesoc.toolchain import REPO, ToolError
 
 pytestmark = pytest.mark.litex
 
@@ -53,9 +55,31 @@ def _expected(mode: str, key: bytes, iv: bytes, pt: bytes) -> bytes:
     return enc.update(pt) + enc.finalize()
 
 
+def _mem_h_constant(name: str) -> int:
+    """A constant of the flow's generated mem.h (the build the doc's commands made)."""
+    mem = (litex.SimBuild(litex.OUT_DIR).generated / "mem.h").read_text()
+    m = re.search(rf"^#define {name}\s+(0x[0-9a-fA-F]+)L?$", mem, re.M)
+    assert m, f"mem.h has no {name}"
+    return int(m[1], 16)
+
+
+def test_bios_booted_the_program_from_main_ram(uart: str) -> None:
+    """The LiteX BIOS ran from the ROM (its banner and CRC check), jumped to main_ram's base, and
+    the program's main is in main_ram."""
+    base, size = _mem_h_constant("MAIN_RAM_BASE"), _mem_h_constant("MAIN_RAM_SIZE")
+    assert "Build your hardware, easily!" in uart and "BIOS CRC passed" in uart, uart[:2000]
+    boot = re.search(r"^Executing booted program at 0x([0-9a-f]+)$", uart, re.M)
+    assert boot and int(boot[1], 16) == base, uart[:3000]
+    main = re.search(r"^aesoc on LiteX: main at 0x([0-9a-f]+), AES at 0x", uart, re.M)
+    assert main and base <= int(main[1], 16) < base + size, uart[-3000:]
+
+
 def test_firmware_ran_to_the_end(uart: str) -> None:
-    assert "aesoc on LiteX: AES at 0x" in uart
-    assert "TRAP" not in uart
+    """EXIT 0, after the cycle counts of the hand-over and the end, in that order."""
+    boot = re.search(r"^BOOT cycles=([0-9]+)$", uart, re.M)
+    end = re.search(r"^CYCLES ([0-9]+)$", uart, re.M)
+    assert boot and end, uart[-2000:]
+    assert 0 < int(boot[1]) < int(end[1])
     assert re.search(r"^EXIT 0$", uart, re.M), uart[-2000:]
 
 
@@ -71,6 +95,8 @@ def test_aes_vectors_match_cryptography(uart: str) -> None:
 
 
 def test_aes_irq_through_litex_interrupt_map(uart: str) -> None:
+    """The handler attached at AES_INTERRUPT (irq_attach) ran once for one operation, none before,
+    and its acknowledge cleared the line."""
     m = re.search(r"^IRQ aes line=(\d+) before=(\d) done=(\d) acked=(\d)$", uart, re.M)
     assert m, uart[-2000:]
     assert (m[2], m[3], m[4]) == ("0", "1", "0")
@@ -103,3 +129,30 @@ def test_aes_cfu_in_the_cpu_cfu_slot(uart: str) -> None:
     m = re.search(r"^CFU aes32esi rs2=00000053 rd=([0-9a-f]{8})$", uart, re.M)
     assert m, uart[-2000:]
     assert int(m[1], 16) == 0xED
+
+
+def test_missing_firmware_folder_is_a_clear_error(tmp_path, capsys) -> None:
+    assert litex.main(["sim", str(tmp_path / "nowhere"), "--out", str(tmp_path / "out")]) == 1
+    assert "no such firmware folder" in capsys.readouterr().err
+
+
+def test_program_too_big_for_main_ram_is_a_clear_error(tmp_path, uart: str) -> None:
+    """A program whose constant data alone fills main_ram is refused at link time, by name; the
+    build folder is the one the doc's commands made, so the SoC and its libraries are current."""
+    assert uart
+    fw = tmp_path / "too_big"
+    fw.mkdir()
+    (fw / "main.c").write_text(
+        "#include <stdint.h>\n"
+        f"static const uint8_t blob[{litex.MAIN_RAM_SIZE}] = {{1}};\n"
+        "int main(void) { volatile unsigned i = 0; return blob[i]; }\n")
+    with pytest.raises(ToolError, match="does not fit main_ram"):
+        litex.sim(fw)
+
+
+def test_run_past_its_time_limit_says_where_it_stopped(uart: str) -> None:
+    """The model built for the doc's commands, stopped long before the BIOS reaches its hand-over
+    (BOOT cycles= above, at tens of kHz of simulation): a clear error, not a hang."""
+    assert uart
+    with pytest.raises(ToolError, match="the BIOS did not boot the program"):
+        litex.run_model(litex.SimBuild(litex.OUT_DIR), timeout_s=1)
