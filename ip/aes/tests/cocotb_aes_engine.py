@@ -12,7 +12,8 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, Timer
 from aes_ref import MODES, cavp_file, next_iv, read_ctr_txt, read_rsp, reference
 from aes_tb import DEC, ENC, KEY_LEN_CODE, MODE_CBC, MODE_CTR, MODE_ECB, AesTb, block_ints, registers
 
-# Blocks per mode/direction and key size in the differential test (split over four messages).
+# Random blocks per variant in the differential test, shared evenly by the variant's
+# mode/direction/key-size combinations (four messages each); AES_DIFF_BLOCKS sets more.
 DIFF_BLOCKS = int(os.environ.get("AES_DIFF_BLOCKS", "10000"))
 
 
@@ -212,28 +213,27 @@ async def differential_random(dut: Any) -> None:
     tb = AesTb(dut)
     await tb.start()
     rng = random.Random(0xAE5)
-    per_message = DIFF_BLOCKS // 4
     widths = [w for w in (32, 64, 128, 128) if w in tb.variant.ctr_widths]
+    combos = [(name, mode, direction, key_bits) for name, mode, direction in MODES
+              for key_bits in tb.variant.key_sizes if tb.variant.supports(mode, direction, key_bits)]
+    per_message = max(2, DIFF_BLOCKS // (4 * len(combos)))  # >= 2: a CTR message crosses its wrap
     total = 0
-    for name, mode, direction in MODES:
-        for key_bits in tb.variant.key_sizes:
-            if not tb.variant.supports(mode, direction, key_bits):
-                continue
-            for msg in range(4):
-                key = rng.randbytes(key_bits // 8)
-                width = widths[msg % len(widths)] if mode == MODE_CTR else 128
-                iv = rng.getrandbits(128)
-                if mode == MODE_CTR:
-                    # Start near the wrap of the incrementing part so carries and wraps are exercised.
-                    iv = (iv & ~((1 << width) - 1)) | ((1 << width) - rng.randrange(1, per_message))
-                blocks = [rng.getrandbits(128) for _ in range(per_message)]
-                expected = reference(mode, direction, key, iv, blocks, width)
-                await run_message(
-                    tb, mode, direction, key, iv, blocks, expected, ctr_width=width,
-                    in_gap=rng.choice((0, 40, 128, 200)), out_stall=rng.choice((0, 40, 128, 200)),
-                    seed=rng.getrandbits(32) | 1, what=f"{name} AES-{key_bits} message {msg}",
-                )
-                total += per_message
+    for name, mode, direction, key_bits in combos:
+        for msg in range(4):
+            key = rng.randbytes(key_bits // 8)
+            width = widths[msg % len(widths)] if mode == MODE_CTR else 128
+            iv = rng.getrandbits(128)
+            if mode == MODE_CTR:
+                # Start near the wrap of the incrementing part so carries and wraps are exercised.
+                iv = (iv & ~((1 << width) - 1)) | ((1 << width) - rng.randrange(1, per_message))
+            blocks = [rng.getrandbits(128) for _ in range(per_message)]
+            expected = reference(mode, direction, key, iv, blocks, width)
+            await run_message(
+                tb, mode, direction, key, iv, blocks, expected, ctr_width=width,
+                in_gap=rng.choice((0, 40, 128, 200)), out_stall=rng.choice((0, 40, 128, 200)),
+                seed=rng.getrandbits(32) | 1, what=f"{name} AES-{key_bits} message {msg}",
+            )
+            total += per_message
     dut._log.info("differential blocks checked: %d", total)
 
 
