@@ -23,7 +23,7 @@ module dma_axi #(
   // Register slave (AXI4-Lite, byte offset in a 4 KB window).
   input  wire logic        s_axil_awvalid,
   output logic             s_axil_awready,
-  input  wire logic [11:0] s_axil_awaddr,
+  input  wire logic [dma_reg_pkg::DMA_REG_MIN_ADDR_WIDTH-1:0] s_axil_awaddr,
   input  wire logic [2:0]  s_axil_awprot,
   input  wire logic        s_axil_wvalid,
   output logic             s_axil_wready,
@@ -34,7 +34,7 @@ module dma_axi #(
   output logic      [1:0]  s_axil_bresp,
   input  wire logic        s_axil_arvalid,
   output logic             s_axil_arready,
-  input  wire logic [11:0] s_axil_araddr,
+  input  wire logic [dma_reg_pkg::DMA_REG_MIN_ADDR_WIDTH-1:0] s_axil_araddr,
   input  wire logic [2:0]  s_axil_arprot,
   output logic             s_axil_rvalid,
   input  wire logic        s_axil_rready,
@@ -88,7 +88,7 @@ module dma_axi #(
 
   logic        reg_req, reg_req_is_wr, reg_req_stall_wr, reg_req_stall_rd;
   logic        reg_rd_ack, reg_rd_err, reg_wr_ack, reg_wr_err;
-  logic [11:0] reg_addr;
+  logic [dma_reg_pkg::DMA_REG_MIN_ADDR_WIDTH-1:0] reg_addr;
   logic [31:0] reg_wr_data, reg_wr_biten, reg_rd_data;
   logic        rd_req, rd_burst, rd_more, rd_fixed, rd_prio, rd_ack, rd_err;
   logic        wr_req, wr_burst, wr_more, wr_fixed, wr_prio, wr_ack, wr_err;
@@ -97,7 +97,7 @@ module dma_axi #(
   logic [31:0] rd_data, wr_data;
 
   reg_bridge_axil #(
-    .AddrWidth (12),
+    .AddrWidth (dma_reg_pkg::DMA_REG_MIN_ADDR_WIDTH),
     .MaxWait   (MaxWait)
   ) u_bridge (
     .clk_i              (clk_i),

@@ -21,7 +21,7 @@ module xip_axi #(
   // Register slave (AXI4-Lite, byte offset in a 4 KB window).
   input  wire logic               s_axil_awvalid,
   output logic                    s_axil_awready,
-  input  wire logic [11:0]        s_axil_awaddr,
+  input  wire logic [xip_reg_pkg::XIP_REG_MIN_ADDR_WIDTH-1:0] s_axil_awaddr,
   input  wire logic [2:0]         s_axil_awprot,
   input  wire logic               s_axil_wvalid,
   output logic                    s_axil_wready,
@@ -32,7 +32,7 @@ module xip_axi #(
   output logic      [1:0]         s_axil_bresp,
   input  wire logic               s_axil_arvalid,
   output logic                    s_axil_arready,
-  input  wire logic [11:0]        s_axil_araddr,
+  input  wire logic [xip_reg_pkg::XIP_REG_MIN_ADDR_WIDTH-1:0] s_axil_araddr,
   input  wire logic [2:0]         s_axil_arprot,
   output logic                    s_axil_rvalid,
   input  wire logic               s_axil_rready,
@@ -95,14 +95,14 @@ module xip_axi #(
 
   logic          reg_req, reg_req_is_wr, reg_req_stall_wr, reg_req_stall_rd;
   logic          reg_rd_ack, reg_rd_err, reg_wr_ack, reg_wr_err;
-  logic [11:0]   reg_addr;
+  logic [xip_reg_pkg::XIP_REG_MIN_ADDR_WIDTH-1:0] reg_addr;
   logic [31:0]   reg_wr_data, reg_wr_biten, reg_rd_data;
   logic          win_req, win_ack, win_err;
   logic [AW-1:0] win_addr;
   logic [31:0]   win_rdata;
 
   reg_bridge_axil #(
-    .AddrWidth (12),
+    .AddrWidth (xip_reg_pkg::XIP_REG_MIN_ADDR_WIDTH),
     .MaxWait   (MaxWait)
   ) u_bridge (
     .clk_i              (clk_i),
