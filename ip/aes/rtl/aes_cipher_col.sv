@@ -99,32 +99,50 @@ module aes_cipher_col #(
     end
   end
 
+  // Wide data registers (key, decryption key, window, rows, mask) are wiped synchronously, by
+  // clear_i or while rst_ni is low: an iCE40 flip-flop has an asynchronous or a synchronous
+  // reset, not both, so an asynchronous reset plus clear_i would cost a LUT4 per bit. Reset
+  // therefore wipes them at the first clock edge it is held over (as the block-RAM read
+  // registers); the control registers keep the asynchronous reset, so the core is idle, with
+  // no key, from the moment rst_ni falls.
+  logic wipe;
+  assign wipe = ~rst_ni | clear_i;
+
+  always_ff @(posedge clk_i) begin
+    if (wipe) begin
+      key_q <= '0;
+    end else begin
+      key_q <= key_d;
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      key_q    <= '0;
       klen_q   <= aes_pkg::AES_KEY_128;
       kvalid_q <= 1'b0;
     end else if (clear_i) begin
-      key_q    <= '0;
       klen_q   <= aes_pkg::AES_KEY_128;
       kvalid_q <= 1'b0;
     end else begin
-      key_q    <= key_d;
       klen_q   <= klen_d;
       kvalid_q <= kvalid_d;
     end
   end
 
   if (DecEnable) begin : gen_dkey
+    always_ff @(posedge clk_i) begin
+      if (wipe) begin
+        dkey_q <= '0;
+      end else begin
+        dkey_q <= dkey_d;
+      end
+    end
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        dkey_q    <= '0;
         dkvalid_q <= 1'b0;
       end else if (clear_i) begin
-        dkey_q    <= '0;
         dkvalid_q <= 1'b0;
       end else begin
-        dkey_q    <= dkey_d;
         dkvalid_q <= dkvalid_d;
       end
     end
@@ -440,43 +458,43 @@ module aes_cipher_col #(
   end
   assign win_d = win_we ? win_new : win_q;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      fsm_q  <= ST_IDLE;
+  always_ff @(posedge clk_i) begin
+    if (wipe) begin
       row0_q <= '0;
       row1_q <= '0;
       row2_q <= '0;
       row3_q <= '0;
       mask_q <= '0;
-      mask_en_q <= 1'b0;
       win_q  <= '0;
-      rnd_q  <= '0;
-      col_q  <= '0;
-      dec_q  <= 1'b0;
-    end else if (clear_i) begin
-      fsm_q  <= ST_IDLE;
-      row0_q <= '0;
-      row1_q <= '0;
-      row2_q <= '0;
-      row3_q <= '0;
-      mask_q <= '0;
-      mask_en_q <= 1'b0;
-      win_q  <= '0;
-      rnd_q  <= '0;
-      col_q  <= '0;
-      dec_q  <= 1'b0;
     end else begin
-      fsm_q  <= fsm_d;
       row0_q <= row0_d;
       row1_q <= row1_d;
       row2_q <= row2_d;
       row3_q <= row3_d;
       mask_q <= mask_d;
-      mask_en_q <= mask_en_d;
       win_q  <= win_d;
-      rnd_q  <= rnd_d;
-      col_q  <= col_d;
-      dec_q  <= dec_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fsm_q     <= ST_IDLE;
+      mask_en_q <= 1'b0;
+      rnd_q     <= '0;
+      col_q     <= '0;
+      dec_q     <= 1'b0;
+    end else if (clear_i) begin
+      fsm_q     <= ST_IDLE;
+      mask_en_q <= 1'b0;
+      rnd_q     <= '0;
+      col_q     <= '0;
+      dec_q     <= 1'b0;
+    end else begin
+      fsm_q     <= fsm_d;
+      mask_en_q <= mask_en_d;
+      rnd_q     <= rnd_d;
+      col_q     <= col_d;
+      dec_q     <= dec_d;
     end
   end
 
