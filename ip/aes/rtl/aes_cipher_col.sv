@@ -3,7 +3,8 @@
 
 `default_nettype none
 
-// Same ports and handshake as aes_cipher_core (see there): a block is accepted with
+// Same ports and handshake as aes_cipher_core (see there), but the mask comes ungated with an
+// enable (in_mask_en_i), added in the last round's AddRoundKey. A block is accepted with
 // AddRoundKey(rk0) applied to all 128 bits, then each round takes four cycles, one state column
 // per cycle through four S-boxes, (Inv)MixColumns and AddRoundKey. Cycles per block = latency =
 // 1 + 4 * Nr (41, 49, 57 for AES-128/192/256). Round keys are computed on the fly, one key-
@@ -40,7 +41,8 @@ module aes_cipher_col #(
   output logic         in_ready_o,
   input  logic         in_dec_i,
   input  logic [127:0] in_block_i,
-  input  logic [127:0] in_mask_i,
+  input  logic [127:0] in_mask_i,     // XORed onto the result where in_mask_en_i (else ignored)
+  input  logic         in_mask_en_i,
 
   output logic         out_valid_o,
   input  logic         out_ready_i,
@@ -97,32 +99,50 @@ module aes_cipher_col #(
     end
   end
 
+  // Wide data registers (key, decryption key, window, rows, mask) are wiped synchronously, by
+  // clear_i or while rst_ni is low: an iCE40 flip-flop has an asynchronous or a synchronous
+  // reset, not both, so an asynchronous reset plus clear_i would cost a LUT4 per bit. Reset
+  // therefore wipes them at the first clock edge it is held over (as the block-RAM read
+  // registers); the control registers keep the asynchronous reset, so the core is idle, with
+  // no key, from the moment rst_ni falls.
+  logic wipe;
+  assign wipe = ~rst_ni | clear_i;
+
+  always_ff @(posedge clk_i) begin
+    if (wipe) begin
+      key_q <= '0;
+    end else begin
+      key_q <= key_d;
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      key_q    <= '0;
       klen_q   <= aes_pkg::AES_KEY_128;
       kvalid_q <= 1'b0;
     end else if (clear_i) begin
-      key_q    <= '0;
       klen_q   <= aes_pkg::AES_KEY_128;
       kvalid_q <= 1'b0;
     end else begin
-      key_q    <= key_d;
       klen_q   <= klen_d;
       kvalid_q <= kvalid_d;
     end
   end
 
   if (DecEnable) begin : gen_dkey
+    always_ff @(posedge clk_i) begin
+      if (wipe) begin
+        dkey_q <= '0;
+      end else begin
+        dkey_q <= dkey_d;
+      end
+    end
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        dkey_q    <= '0;
         dkvalid_q <= 1'b0;
       end else if (clear_i) begin
-        dkey_q    <= '0;
         dkvalid_q <= 1'b0;
       end else begin
-        dkey_q    <= dkey_d;
         dkvalid_q <= dkvalid_d;
       end
     end
@@ -217,6 +237,7 @@ module aes_cipher_col #(
   logic [8*L2-1:0] row2_q, row2_d;
   logic [8*L3-1:0] row3_q, row3_d;
   logic [127:0]    mask_q, mask_d, blk, res;
+  logic            mask_en_q, mask_en_d;
   logic [31:0]     col_in, col_sub, col_key, col_mix, col_out;
   logic            dec;
 
@@ -322,12 +343,14 @@ module aes_cipher_col #(
   assign col_in = col_taps(taps_q, col_q, dec);
 
   // As aes_round, one column: decryption adds the key before InvMixColumns, which is MixColumns
-  // after the {04}x^2+{05} pre-multiplication.
+  // after the {04}x^2+{05} pre-multiplication. The last round also adds the mask's column (the
+  // mask register turns by a column every run cycle, so its top word is this cycle's column):
+  // 32 XORs here instead of 128 on the result.
   always_comb begin
     col_key = dec ? (col_sub ^ rk) : col_sub;
     col_mix = aes_pkg::mix_column(dec ? aes_pkg::inv_mix_pre(col_key) : col_key);
     if (last_round) begin
-      col_out = dec ? col_key : (col_key ^ rk);
+      col_out = (dec ? col_key : (col_key ^ rk)) ^ (mask_q[127:96] & {32{mask_en_q}});
     end else begin
       col_out = dec ? col_mix : (col_mix ^ rk);
     end
@@ -349,6 +372,7 @@ module aes_cipher_col #(
     row2_d      = row2_q;
     row3_d      = row3_q;
     mask_d      = mask_q;
+    mask_en_d   = mask_en_q;
     win_we      = 1'b0;
     rnd_d       = rnd_q;
     col_d       = col_q;
@@ -383,6 +407,7 @@ module aes_cipher_col #(
         row1_d = {row1_q[8 * (L1 - 1) - 1:0], col_out[23:16]};
         row2_d = {row2_q[8 * (L2 - 1) - 1:0], col_out[15:8]};
         row3_d = {row3_q[8 * (L3 - 1) - 1:0], col_out[7:0]};
+        mask_d = {mask_q[95:0], mask_q[127:96]};
         col_d  = col_q + 2'd1;
         if (col_q == 2'd3) begin
           win_we = 1'b1;
@@ -409,7 +434,8 @@ module aes_cipher_col #(
       col_d  = '0;
       dec_d  = DecEnable ? in_dec_i : aes_pkg::AES_DIR_ENC;
       win_we = 1'b1;
-      mask_d = in_mask_i;
+      mask_d    = in_mask_i;
+      mask_en_d = in_mask_en_i;
       for (int d = 0; d < 4; d++) begin
         row0_d[8 * d +: 8] = blk[127 - 32 * (3 - d) -: 8];
         row1_d[8 * d +: 8] = blk[119 - 32 * (3 - d) -: 8];
@@ -432,44 +458,47 @@ module aes_cipher_col #(
   end
   assign win_d = win_we ? win_new : win_q;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      fsm_q  <= ST_IDLE;
+  always_ff @(posedge clk_i) begin
+    if (wipe) begin
       row0_q <= '0;
       row1_q <= '0;
       row2_q <= '0;
       row3_q <= '0;
       mask_q <= '0;
       win_q  <= '0;
-      rnd_q  <= '0;
-      col_q  <= '0;
-      dec_q  <= 1'b0;
-    end else if (clear_i) begin
-      fsm_q  <= ST_IDLE;
-      row0_q <= '0;
-      row1_q <= '0;
-      row2_q <= '0;
-      row3_q <= '0;
-      mask_q <= '0;
-      win_q  <= '0;
-      rnd_q  <= '0;
-      col_q  <= '0;
-      dec_q  <= 1'b0;
     end else begin
-      fsm_q  <= fsm_d;
       row0_q <= row0_d;
       row1_q <= row1_d;
       row2_q <= row2_d;
       row3_q <= row3_d;
       mask_q <= mask_d;
       win_q  <= win_d;
-      rnd_q  <= rnd_d;
-      col_q  <= col_d;
-      dec_q  <= dec_d;
     end
   end
 
-  assign out_data_o = res ^ mask_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fsm_q     <= ST_IDLE;
+      mask_en_q <= 1'b0;
+      rnd_q     <= '0;
+      col_q     <= '0;
+      dec_q     <= 1'b0;
+    end else if (clear_i) begin
+      fsm_q     <= ST_IDLE;
+      mask_en_q <= 1'b0;
+      rnd_q     <= '0;
+      col_q     <= '0;
+      dec_q     <= 1'b0;
+    end else begin
+      fsm_q     <= fsm_d;
+      mask_en_q <= mask_en_d;
+      rnd_q     <= rnd_d;
+      col_q     <= col_d;
+      dec_q     <= dec_d;
+    end
+  end
+
+  assign out_data_o = res;
   assign busy_o     = fsm_q != ST_IDLE;
 
   ////////////////
@@ -481,7 +510,7 @@ module aes_cipher_col #(
   // A waiting result stays put until taken.
   OutHold_A: assert property (@(posedge clk_i) fsm_q == ST_DONE && !out_ready_i |->
       fsm_d == ST_DONE && row0_d == row0_q && row1_d == row1_q && row2_d == row2_q &&
-      row3_d == row3_q && mask_d == mask_q);
+      row3_d == row3_q && mask_d == mask_q && mask_en_d == mask_en_q);
   // No block is accepted without a usable key.
   AcceptNeedsKey_A: assert property (@(posedge clk_i) in_valid_i && in_ready_o |-> key_ready_o);
   // Round keys stay still while blocks are in flight: no key write is taken while busy.

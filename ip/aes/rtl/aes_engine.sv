@@ -123,7 +123,8 @@ module aes_engine #(
   logic [CNT_W-1:0] inflight_q, inflight_d;
 
   logic             core_in_valid, core_in_ready, core_dec, core_out_valid, core_out_ready;
-  logic [127:0]     core_block, core_mask, core_out_data;
+  logic [127:0]     core_block, core_mask, core_mask_src, core_out_data;
+  logic             core_mask_en;
   logic             core_busy, core_key_we;
   logic             busy, out_fire, core_take;
   logic             mode_ok, dec_ok, klen_ok, ctrw_ok, key_ok, same_ok, cfg_ok, chain_ok;
@@ -328,10 +329,13 @@ module aes_engine #(
     end
   end
 
+  // The mask is chosen here and enabled apart, so the compact core can hold it ungated and gate
+  // only the 32-bit column it adds in the last round.
   always_comb begin
-    core_block = in_data_i;
-    core_mask  = '0;
-    core_dec   = cfg.dir;
+    core_block    = in_data_i;
+    core_mask_src = in_data_i;
+    core_mask_en  = 1'b0;
+    core_dec      = cfg.dir;
     if (int_issue) begin
       // H = E_K(0^128) in G_HKEY; E_K(J0) in G_EKJ0, where iv_q holds J0.
       core_block = (gst_q == G_HKEY) ? 128'd0 : iv_q;
@@ -340,17 +344,19 @@ module aes_engine #(
       // Modes not built never reach the core (mode_ok), so their paths are left out.
       if (CbcOn && (cfg.mode == aes_pkg::AES_MODE_CBC)) begin
         if (cfg.dir == aes_pkg::AES_DIR_DEC) begin
-          core_mask = iv_q;
+          core_mask_src = iv_q;
+          core_mask_en  = 1'b1;
         end else begin
           core_block = in_data_i ^ (out_fire ? core_out_data : iv_q);
         end
       end else if ((CtrOn && (cfg.mode == aes_pkg::AES_MODE_CTR)) ||
                    (GcmOn && (cfg.mode == aes_pkg::AES_MODE_GCM))) begin
-        core_block = iv_q;
-        core_mask  = in_data_i;
+        core_block   = iv_q;
+        core_mask_en = 1'b1;
       end
     end
   end
+  assign core_mask = core_mask_en ? core_mask_src : '0;
 
   always_comb begin
     iv_d       = iv_q;
@@ -629,12 +635,15 @@ module aes_engine #(
       .in_ready_o (core_in_ready),
       .in_dec_i   (core_dec),
       .in_block_i (core_block),
-      .in_mask_i  (core_mask),
+      .in_mask_i  (core_mask_src),
+      .in_mask_en_i(core_mask_en),
       .out_valid_o(core_out_valid),
       .out_ready_i(core_out_ready),
       .out_data_o (core_out_data),
       .busy_o     (core_busy)
     );
+    logic unused_core_mask;
+    assign unused_core_mask = ^core_mask;
   end else begin : gen_round
     aes_cipher_core #(
       .RoundsPerCycle(RoundsPerCycle),
