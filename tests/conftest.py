@@ -8,12 +8,13 @@ import os
 import subprocess
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from aesoc import firmware, soc
+from aesoc import cli, firmware, soc
 from aesoc.run import RunResult, run
-from aesoc.toolchain import REPO
+from aesoc.toolchain import REPO, file_lock
 
 
 # Below the default (aesoc.outcome.DEFAULT_MAX_CYCLES): a hung self-test fails in seconds.
@@ -64,6 +65,46 @@ class LongestFirst:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(LongestFirst(), "aesoc-longest-first")
+
+
+class SessionOnce:
+    """Work of minutes done once per test session, however pytest-xdist spreads its users: each
+    worker has session fixtures of its own, and a worker sets a module fixture up again whenever
+    it switches module, which the longest-first order makes frequent. The first caller computes,
+    under a lock, in the session's temp folder that all workers share; every caller reads the
+    result (JSON) and the folder the work wrote into."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def __call__(self, name: str, compute: Callable[[Path], Any]) -> tuple[Path, Any]:
+        folder, result = self.root / name, self.root / f"{name}.json"
+        with file_lock(self.root / f"{name}.lock"):
+            if not result.is_file():
+                folder.mkdir(parents=True, exist_ok=True)
+                result.write_text(json.dumps(compute(folder)))
+        return folder, json.loads(result.read_text())
+
+
+@pytest.fixture(scope="session")
+def session_once(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> SessionOnce:
+    base = tmp_path_factory.getbasetemp()
+    # Under xdist each worker's base is a folder of the session's, which is new for each session.
+    return SessionOnce(base if worker_id == "master" else base.parent)
+
+
+@pytest.fixture(scope="session")
+def bench_smoke(session_once: SessionOnce) -> Callable[[str], Path]:
+    """The results folder of `aesoc bench NAME --smoke`, run once per test session (tests that
+    read the folder must not write into it)."""
+
+    def results(name: str) -> Path:
+        folder, status = session_once(f"bench-smoke-{name}",
+                                      lambda out: cli.main(["bench", name, "--smoke", "--results", str(out)]))
+        assert status == 0, f"aesoc bench {name} --smoke exited {status}"
+        return folder
+
+    return results
 
 
 @pytest.fixture(scope="session")

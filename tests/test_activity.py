@@ -5,20 +5,19 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from aesoc import cli
 from aesoc.bench.interfaces import WAYS
 from aesoc.run import ActivityWindow, parse_activity
 
 
 @pytest.fixture(scope="module")
-def interfaces(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    results = tmp_path_factory.mktemp("interfaces")
-    assert cli.main(["bench", "interfaces", "--smoke", "--results", str(results)]) == 0
-    return json.loads((results / "interfaces.json").read_text())
+def interfaces(bench_smoke: Callable[[str], Path]) -> dict[str, Any]:
+    return json.loads((bench_smoke("interfaces") / "interfaces.json").read_text())
 
 
 def _activity(data: dict[str, Any]) -> dict[str, dict[str, Any]]:

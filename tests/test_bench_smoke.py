@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from aesoc import cli
 from aesoc.bench.registry import benchmarks
 
 
@@ -45,9 +45,9 @@ def _traced(cells: list[float], measured: set[float], divisors: set[float]) -> b
 
 
 @pytest.mark.parametrize("name", list(benchmarks()))
-def test_smoke_run_renders_measured_tables(name: str, tmp_path: Path) -> None:
-    assert cli.main(["bench", name, "--smoke", "--results", str(tmp_path)]) == 0
-    data = json.loads((tmp_path / f"{name}.json").read_text())
+def test_smoke_run_renders_measured_tables(name: str, bench_smoke: Callable[[str], Path]) -> None:
+    results = bench_smoke(name)
+    data = json.loads((results / f"{name}.json").read_text())
     assert data["smoke"] is True
     assert data["runs"], "a benchmark names the runs its figures came from"
     assert data["records"], "a benchmark keeps what its runs measured"
@@ -76,8 +76,8 @@ def test_smoke_run_renders_measured_tables(name: str, tmp_path: Path) -> None:
         if cells:
             assert _traced(cells, measured, divisors), f"{where}: no figure traces back to a record"
     for plot in data["plots"]:
-        assert (tmp_path / plot).stat().st_size > 0
-    report = (tmp_path / "report.md").read_text()
+        assert (results / plot).stat().st_size > 0
+    report = (results / "report.md").read_text()
     assert data["tables"][0]["title"] in report
     # Its points for the report's summary: figures of this run, each naming a run line of it.
     bench = benchmarks()[name]
@@ -86,7 +86,7 @@ def test_smoke_run_renders_measured_tables(name: str, tmp_path: Path) -> None:
         assert points, f"{name} gives no summary point"
         for p in points:
             assert p.run in data["runs"] and math.isfinite(p.cycles_per_byte) and p.cycles_per_byte >= 0, p
-        assert "summary_cpb.png" in report and (tmp_path / "summary_cpb.png").stat().st_size > 0
+        assert "summary_cpb.png" in report and (results / "summary_cpb.png").stat().st_size > 0
     if bench.verdicts is not None:
         verdicts = bench.verdicts(data)
         assert verdicts, f"{name} gives no verdict"

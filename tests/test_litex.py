@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
@@ -40,13 +41,19 @@ def _litex_commands() -> str:
     return "\n".join(blocks)
 
 
-@pytest.fixture(scope="module")
-def uart() -> str:
+def _run_litex_commands() -> dict[str, object]:
     env = {**os.environ, "AESOC": str(REPO), "PYTHONPATH": str(REPO)}
     proc = subprocess.run(["bash", "-c", "set -e\n" + _litex_commands()], capture_output=True, text=True,
                           env=env, cwd=REPO, stdin=subprocess.DEVNULL, check=False)
-    assert proc.returncode == 0, f"{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
-    return proc.stdout
+    return {"returncode": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr}
+
+
+@pytest.fixture(scope="module")
+def uart(session_once: Callable[..., tuple[object, dict[str, object]]]) -> str:
+    """The doc's commands, run once per test session (minutes) whichever worker asks first."""
+    _, proc = session_once("litex-doc-commands", lambda _: _run_litex_commands())
+    assert proc["returncode"] == 0, f"{str(proc['stdout'])[-3000:]}\n{str(proc['stderr'])[-3000:]}"
+    return str(proc["stdout"])
 
 
 def _expected(mode: str, key: bytes, iv: bytes, pt: bytes) -> bytes:
