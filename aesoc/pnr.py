@@ -21,7 +21,6 @@ import json
 import re
 import statistics
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -33,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from aesoc.synth import FAMILIES, SynthResult, synthesize, tail, tool_version
-from aesoc.toolchain import BUILD, ToolError, status, tool_slot, yowasp_env
+from aesoc.toolchain import BUILD, ToolError, status, tool_slot, yowasp_command, yowasp_env
 
 FPGA_BUILD = BUILD / "fpga"
 CACHE = FPGA_BUILD / "cache"
@@ -308,10 +307,9 @@ def _nextpnr(netlist: Path, device: str, seed: int, work: Path) -> dict[str, Any
     log, report = work / f"nextpnr-seed{seed}.log", work / f"report-seed{seed}.json"
     report.unlink(missing_ok=True)
     module = f"yowasp_nextpnr_{family}"
-    cmd = [sys.executable, "-c",
-           f"import sys, {module} as m; sys.exit(m.run_nextpnr_{family}(sys.argv[1:]))",
-           *flags, "--json", str(netlist), "--report", str(report), "--seed", str(seed),
-           "--freq", str(TARGET_MHZ[family]), "--timing-allow-fail", "-l", str(log), "-q"]
+    cmd = yowasp_command(module, f"run_nextpnr_{family}",
+                         [*flags, "--json", str(netlist), "--report", str(report), "--seed", str(seed),
+                          "--freq", str(TARGET_MHZ[family]), "--timing-allow-fail", "-l", str(log), "-q"])
     with tool_slot():
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False, env=yowasp_env())
     text = log.read_text(errors="replace") if log.is_file() else proc.stderr

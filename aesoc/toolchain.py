@@ -14,6 +14,7 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -251,6 +252,30 @@ def riscv_tool(name: str) -> str:
             "picolibc-riscv64-unknown-elf (scripts/setup.sh does)"
         )
     return tool
+
+
+def yowasp_command(package: str, function: str, argv: list[str]) -> list[str]:
+    """The command that runs a YoWASP tool (`package.function(argv)`) in a Python of its own,
+    after its WebAssembly is in the YoWASP cache (`yowasp_compiled`)."""
+    yowasp_compiled(package, function)
+    return [sys.executable, "-c", f"import sys, {package} as m; sys.exit(m.{function}(sys.argv[1:]))", *argv]
+
+
+_yowasp_ready: set[str] = set()
+
+
+def yowasp_compiled(package: str, function: str) -> None:
+    """Let one process at a time on this machine bring a YoWASP tool into the YoWASP cache
+    (~/.cache/YoWASP), once per process. The runtime writes its cache file in place (truncate,
+    then write), so on a fresh machine two tools started together each compile, and the second
+    rewrites the file under the first, which has it mapped: the first dies with SIGBUS (Yosys
+    'exit -7', seen with two workers). A version query is enough to fill the cache."""
+    if package in _yowasp_ready:
+        return
+    with file_lock(Path(tempfile.gettempdir()) / f"aesoc-yowasp-{package}.lock"):
+        subprocess.run([sys.executable, "-c", f"import sys, {package} as m; sys.exit(m.{function}(['--version']))"],
+                       capture_output=True, check=False, stdin=subprocess.DEVNULL)
+    _yowasp_ready.add(package)
 
 
 def yowasp_env() -> dict[str, str]:
