@@ -267,8 +267,7 @@ def place(design: Design, device: str, seeds: Sequence[int] = SEEDS,
         raise ToolError(f"placer seeds must be non-negative integers, got {list(seeds)}")
     family, _ = DEVICES[device]
     tools = f"{tool_version()}; {nextpnr_version()}"
-    key = design.digest(device, str(sorted(seeds)), tools, _HARNESS_VERSION, str(TARGET_MHZ[family]))
-    cached = CACHE / f"pnr-{design.slug}-{device}-{key}.json"
+    cached = _place_cache(design, device, seeds)
     with _once(cached):
         if cached.is_file():
             return _load_place(json.loads(cached.read_text()))
@@ -291,6 +290,26 @@ def place(design: Design, device: str, seeds: Sequence[int] = SEEDS,
 
 # Bump when the harness changes, so cached placements are redone.
 _HARNESS_VERSION = "harness-1"
+
+
+def _place_cache(design: Design, device: str, seeds: Sequence[int]) -> Path:
+    tools = f"{tool_version()}; {nextpnr_version()}"
+    key = design.digest(device, str(sorted(seeds)), tools, _HARNESS_VERSION, str(TARGET_MHZ[DEVICES[device][0]]))
+    return CACHE / f"pnr-{design.slug}-{device}-{key}.json"
+
+
+def placed_fitting(design: Design, devices: Sequence[str], seeds: Sequence[int] = SEEDS) -> PlaceResult | None:
+    """The cached placement on the first of `devices` the design fits (for the current sources
+    and tools); None if a placement that needs is not cached, or the design fits none. Runs no
+    tool."""
+    for device in devices:
+        cached = _place_cache(design, device, seeds)
+        if not cached.is_file():
+            return None
+        result = _load_place(json.loads(cached.read_text()))
+        if result.fits:
+            return result
+    return None
 
 
 def _load_place(data: dict[str, Any]) -> PlaceResult:

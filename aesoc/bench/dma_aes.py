@@ -11,9 +11,11 @@ latency plus one block per bottleneck period.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, Verdict, published, run_line
+from aesoc.bench.clock import Clock, soc_clock
 from aesoc.plots import line_chart, stacked_bars
 from aesoc.run import build_and_run
 from aesoc.soc import load_config
@@ -23,7 +25,6 @@ PROGRAM = REPO / "fw" / "bench" / "dma_aes"
 ENGINES = {"iterative": "full", "unrolled": "dma-unrolled"}
 SW_VARIANT = "SWC_AES_UNROLLED"
 CFLAGS = ("-O2", f"-D{SW_VARIANT}")
-NOMINAL_MHZ = 100
 CONFIGS = ["default", "prefetch", "fifo32", "fifo64", "high-priority", "early-start", "burst8"]
 OPS = ["cbc-enc", "cbc-dec", "ctr"]
 KEYS = [128, 192, 256]
@@ -67,8 +68,12 @@ def aes_params(config: str) -> dict[str, int]:
     return dict(load_config(config).of_block("aes").params)
 
 
-def _mbps(size: int, cycles: float) -> float:
-    return round(size * NOMINAL_MHZ / cycles, 2)
+def _stored_clock(data: dict[str, Any], engine: str) -> Clock:
+    """The clock a stored run stated its MB/s at (runs before aesoc.bench.clock: the nominal one)."""
+    config = data["config"]
+    if "clocks" in config:
+        return Clock(**config["clocks"][engine])
+    return Clock(config["nominal_mhz"], f"{config['nominal_mhz']:g} MHz nominal", placed=False)
 
 
 def run(ctx: BenchContext) -> BenchResult:
@@ -85,7 +90,8 @@ def run(ctx: BenchContext) -> BenchResult:
         records[engine] = result.records
         runs.append(line)
         params[config] = aes_params(config)
-    ctx.progress(len(ENGINES), len(ENGINES) + 1, "tables")
+    ctx.progress(len(ENGINES), len(ENGINES) + 1, "SoC clocks for MB/s, tables")
+    clocks = {engine: soc_clock(ctx, config) for engine, config in ENGINES.items()}
 
     def sweep(engine: str) -> dict[tuple[str, int, str, int], dict[str, Any]]:
         return {(r["config"], r["key_bits"], r["op"], r["bytes"]): r
@@ -102,12 +108,12 @@ def run(ctx: BenchContext) -> BenchResult:
     # 1. The study's question per DMA configuration: AES-128-CBC encrypt (iterative engine), and CTR
     #    where the pipelined engine changes the picture.
     for engine, op in (("iterative", "cbc-enc"), ("unrolled", "ctr")):
-        d = data[engine]
-        rows = [[cfg, *[f"{d[(cfg, 128, op, s)]['total']} c, {_mbps(s, d[(cfg, 128, op, s)]['total'])}"
+        d, clock = data[engine], clocks[engine]
+        rows = [[cfg, *[f"{d[(cfg, 128, op, s)]['total']} c, {clock.mbps(s, d[(cfg, 128, op, s)]['total'])}"
                         for s in sizes]] for cfg in configs]
         tables.append(Table(
             title=f"AES-128 {op} per DMA configuration, {engine} engine: cycles per buffer, MB/s at "
-                  f"{NOMINAL_MHZ} MHz",
+                  f"{clock.short}",
             columns=["DMA configuration", *[f"{s} B" for s in sizes]],
             rows=rows,
             notes=["Total time from aes_dma_submit() to the completion seen by the caller (polling), warm caches "
@@ -115,13 +121,13 @@ def run(ctx: BenchContext) -> BenchResult:
                    "prefetch, 16-word FIFO; then prefetch on; FIFO 32 and 64 words; channels at high priority "
                    "(channel priority 3 and the crossbar's high-priority class); early start (channels started "
                    "before the AES engine is programmed); 8-beat memory bursts on top. Every record of every "
-                   "key size and mode is in results/dma-aes.json."],
+                   "key size and mode is in results/dma-aes.json.", f"MB/s at {clock.label}."],
         ))
         plots.append(line_chart(
             ctx.results_dir / f"dma_aes_{engine}.png", sizes,
-            {cfg: [_mbps(s, d[(cfg, 128, op, s)]["total"]) for s in sizes] for cfg in configs},
+            {cfg: [clock.mbps(s, d[(cfg, 128, op, s)]["total"]) for s in sizes] for cfg in configs},
             title=f"AES-128 {op} by DMA, {engine} engine", xlabel="buffer bytes",
-            ylabel=f"MB/s at {NOMINAL_MHZ} MHz", logx=True))
+            ylabel=f"MB/s at {clock.short}", logx=True))
 
     # 2. Decomposition and theory, every key size and mode, each engine's best configuration (the
     #    fastest for 16 KB AES-128 CTR: measured, not assumed).
@@ -138,22 +144,24 @@ def run(ctx: BenchContext) -> BenchResult:
                     rows.append([f"{engine} ('{best_of[engine]}')", f"AES-{bits}", op, s, r["total"],
                                  round(r["total"] / s, 3),
                                  r["total"] - r["hw"], r["hw"], round(r["hw"] / s, 3), r["engine_busy"], r["beats"],
-                                 theory, round(theory / r["hw"], 3), _mbps(s, r["total"])])
+                                 theory, round(theory / r["hw"], 3), clocks[engine].mbps(s, r["total"])])
     tables.append(Table(
         title="Every key size and mode, each engine's best DMA configuration: total = fixed + hardware, and theory",
         columns=["engine", "key", "mode", "bytes", "total c", "total c/B", "fixed c", "hardware c", "hw c/B",
-                 "engine busy c", "bus beats", "theory c", "theory / hw", f"MB/s at {NOMINAL_MHZ} MHz"],
+                 "engine busy c", "bus beats", "theory c", "theory / hw", "MB/s at the SoC's clock"],
         rows=rows,
         notes=["hardware = DMA channel cycles from start to the output channel idle (CHn_CYCLES); engine busy = "
                "AES PERF_BUSY; bus beats = words read + written by both channels (DMA counters). fixed = total - "
                "hardware: driver set-up, completion detection, chaining-IV read-back.",
                f"theory = 4 x {WORDS} beats + engine latency for the first block, then per block the slower of "
                f"the engine's period (11/13/15 iterative and CBC encrypt; 1 for the pipelined engine in CBC decrypt "
-               f"and CTR) and the AES slave's {AES_SLAVE_BEATS} beats (4 written, 4 read)."],
+               f"and CTR) and the AES slave's {AES_SLAVE_BEATS} beats (4 written, 4 read).",
+               "MB/s: " + "; ".join(f"{engine} engine at {c.label}" for engine, c in clocks.items()) + "."],
     ))
 
     # 3. Fixed vs hardware, default and best configuration (the study's decomposition).
     rows = []
+    it_clock = clocks["iterative"]
     parts: dict[str, list[float]] = {"fixed (software)": [], "hardware": []}
     labels: list[str] = []
     for cfg in ("default", best):
@@ -161,17 +169,18 @@ def run(ctx: BenchContext) -> BenchResult:
             r = data["iterative"][(cfg, 128, "cbc-enc", s)]
             theory = theory_cycles(params[ENGINES["iterative"]], "cbc-enc", 128, s)
             rows.append([cfg, s, r["total"], r["total"] - r["hw"], r["hw"], r["in_wait"], r["out_wait"], theory,
-                         round(theory / r["hw"], 3), round(NOMINAL_MHZ * 1e6 / r["total"]), _mbps(s, r["hw"])])
+                         round(theory / r["hw"], 3), round(it_clock.mhz * 1e6 / r["total"]), it_clock.mbps(s, r["hw"])])
             labels.append(f"{cfg} {s}")
             parts["fixed (software)"].append(r["total"] - r["hw"])
             parts["hardware"].append(r["hw"])
     tables.append(Table(
         title="AES-128-CBC encrypt, iterative engine: the study's decomposition",
         columns=["configuration", "bytes", "total c", "fixed c", "hardware c", "input waits c", "output waits c",
-                 "theory c", "theory / hw", f"buffers/s at {NOMINAL_MHZ} MHz", "hardware MB/s"],
+                 "theory c", "theory / hw", f"buffers/s at {it_clock.short}", "hardware MB/s"],
         rows=rows,
         notes=["input/output waits: cycles the DMA channel had words left but no request from the AES peripheral "
-               "(its input FIFO full / no result ready), i.e. engine-bound time."],
+               "(its input FIFO full / no result ready), i.e. engine-bound time.",
+               f"buffers/s and MB/s at {it_clock.label}."],
     ))
     plots.append(stacked_bars(ctx.results_dir / "dma_aes_decomposition.png", labels, parts,
                               title="AES-128-CBC encrypt: fixed + hardware cycles", ylabel="cycles"))
@@ -184,8 +193,9 @@ def run(ctx: BenchContext) -> BenchResult:
         ours_o = data["iterative"][(best, 128, "cbc-enc", s)]
         rows.append([s, omap["default_buffers_per_s"][i], omap["default_mbps"][i], omap["default_hw_mbps"][i],
                      omap["optimised_buffers_per_s"][i], omap["optimised_mbps"][i],
-                     round(NOMINAL_MHZ * 1e6 / ours_d["total"]), _mbps(s, ours_d["total"]), _mbps(s, ours_d["hw"]),
-                     round(NOMINAL_MHZ * 1e6 / ours_o["total"]), _mbps(s, ours_o["total"])])
+                     round(it_clock.mhz * 1e6 / ours_d["total"]), it_clock.mbps(s, ours_d["total"]),
+                     it_clock.mbps(s, ours_d["hw"]), round(it_clock.mhz * 1e6 / ours_o["total"]),
+                     it_clock.mbps(s, ours_o["total"])])
     tables.append(Table(
         title="Beside the OMAP4460 sDMA study (AES-128-CBC encrypt)",
         columns=["bytes", "OMAP default buffers/s", "OMAP default MB/s", "OMAP hardware MB/s",
@@ -196,7 +206,7 @@ def run(ctx: BenchContext) -> BenchResult:
                + ", ".join(f"{s} B {c} c / {m} MB/s" for s, c, m in
                            zip(omap["theory_sizes"], omap["theory_l3_cycles"], omap["theory_mbps"]))
                + f"; its fixed software cost was about {omap['software_overhead_us']} us per request.",
-               f"Ours: iterative engine, {NOMINAL_MHZ} MHz nominal clock. OMAP's AES runs on a 200 MHz L3 "
+               f"Ours: iterative engine, {it_clock.label}. OMAP's AES runs on a 200 MHz L3 "
                "with a 700 MHz CPU; compare shapes (fixed vs hardware share), not absolute MB/s."],
     ))
 
@@ -285,7 +295,8 @@ def run(ctx: BenchContext) -> BenchResult:
         tables=tables,
         records=[{**r, "engine": engine} for engine, rs in records.items() for r in rs],
         runs=runs,
-        config={"soc": ENGINES, "params": params, "sw_variant": SW_VARIANT, "nominal_mhz": NOMINAL_MHZ},
+        config={"soc": ENGINES, "params": params, "sw_variant": SW_VARIANT,
+                "clocks": {engine: asdict(c) for engine, c in clocks.items()}},
         plots=plots,
     )
 
@@ -310,11 +321,12 @@ def verdicts(data: dict[str, Any]) -> list[Verdict]:
     if not mine:
         return []
     best = min(mine, key=lambda r: r["total"])
-    ours = _mbps(size, best["total"])
+    clock = _stored_clock(data, "iterative")
+    ours = clock.mbps(size, best["total"])
     return [Verdict(omap["source"], f"AES-128-CBC encrypt, {size} B through the DMA, best set-up",
-                    f"{theirs} MB/s", f"{ours} MB/s at {NOMINAL_MHZ} MHz ('{best['config']}')",
+                    f"{theirs} MB/s", f"{ours} MB/s at {clock.short} ('{best['config']}')",
                     round(theirs / ours, 3),
-                    f"MB/s depends on clocks (ours nominal {NOMINAL_MHZ} MHz; OMAP's AES on a 200 MHz L3); the study's "
+                    f"MB/s depends on clocks (ours {clock.short}; OMAP's AES on a 200 MHz L3); the study's "
                     f"fixed software cost was about {omap['software_overhead_us']} us per request, ours "
                     f"{best['total'] - best['hw']} cycles: section 'dma-aes'",
                     run_line(data, f"on SoC config '{ENGINES['iterative']}'"))]

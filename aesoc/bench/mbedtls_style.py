@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, Verdict, published, run_line
+from aesoc.bench.clock import Clock, soc_clock
 from aesoc.bench.sw_aes import CONFIG, Variant, count_instructions, run_variant, variant
 from aesoc.run import build_and_run
 from aesoc.toolchain import BUILD, REPO, ToolError
@@ -18,7 +19,6 @@ PROGRAM = REPO / "fw" / "bench" / "mbedtls_style"
 HW_PROGRAM = REPO / "fw" / "bench" / "mbedtls_hw"
 # SoC configurations of the hardware rows: the DMA-fed peripheral with each engine.
 HW_CONFIGS = {"iterative engine": "full", "unrolled pipelined engine": "dma-unrolled"}
-NOMINAL_CLOCK_HZ = 100_000_000  # stated clock for KB/s; cycles/byte is the clock-free figure
 KB = 1024  # mbedtls_benchmark's KiB
 ALGORITHMS = ("SHA-1", "SHA-256", "SHA-512", "AES-CBC-128", "AES-CBC-192", "AES-CBC-256")
 OPTS = ("-O0", "-O2", "-O3")
@@ -31,14 +31,14 @@ CT_VARIANT = "fixslice"
 ASM_VARIANT = "asm-ttable"  # the T-table AES in hand-written RV32IM assembly
 
 
-def _kbps(cpb: float) -> float:
-    return round(NOMINAL_CLOCK_HZ / cpb / KB, 1)
+def _kbps(clock: Clock, cpb: float) -> float:
+    return round(clock.mhz * 1e6 / cpb / KB, 1)
 
 
-def _o2_row(label: str, cpb: float, opts: tuple[str, ...], tail: list[Any]) -> list[Any]:
+def _o2_row(label: str, clock: Clock, cpb: float, opts: tuple[str, ...], tail: list[Any]) -> list[Any]:
     """A row with figures in the -O2 columns only."""
     at = opts.index("-O2")
-    return [label, *[""] * (2 * at), _kbps(cpb), round(cpb, 2), *[""] * (2 * (len(opts) - at - 1)), *tail]
+    return [label, *[""] * (2 * at), _kbps(clock, cpb), round(cpb, 2), *[""] * (2 * (len(opts) - at - 1)), *tail]
 
 
 def run(ctx: BenchContext) -> BenchResult:
@@ -68,14 +68,16 @@ def run(ctx: BenchContext) -> BenchResult:
         recs = result.records_of("mbedtls_style_hw")
         records += recs
         hw_cpb[engine] = {r["alg"]: r["cycles"] / r["bytes"] for r in recs}
-    ctx.progress(len(builds), len(builds), "mbedtls-style done")
+    ctx.progress(len(builds), len(builds), "mbedtls-style: SoC clocks for KB/s")
+    sw_clock = soc_clock(ctx, CONFIG)
+    hw_clocks = {engine: soc_clock(ctx, config) for engine, config in hw_configs.items()}
     pub = published("mbedtls-style")
     rows: list[list[Any]] = []
     for alg in ALGORITHMS:
         row: list[Any] = [alg]
         for opt in opts:
             c = cpb[(TABLE_VARIANT, opt)][alg]
-            row += [_kbps(c), round(c, 2)]
+            row += [_kbps(sw_clock, c), round(c, 2)]
         for board in ("rt1060", "rt1170"):
             for level in ("none", "high"):
                 fig = pub.get(board, {}).get(level, {}).get(alg)
@@ -83,25 +85,25 @@ def run(ctx: BenchContext) -> BenchResult:
         rows.append(row)
     for alg in ALGORITHMS[3:]:
         c = cpb[(CT_VARIANT, "-O2")][alg]
-        rows.append(_o2_row(f"{alg} (constant-time fixsliced)", c, opts, [""] * 4))
+        rows.append(_o2_row(f"{alg} (constant-time fixsliced)", sw_clock, c, opts, [""] * 4))
     for alg in ALGORITHMS[3:]:
         c = cpb[(ASM_VARIANT, "-O2")][alg]
-        rows.append(_o2_row(f"{alg} (T-tables, RV32IM assembly)", c, opts, [""] * 4))
+        rows.append(_o2_row(f"{alg} (T-tables, RV32IM assembly)", sw_clock, c, opts, [""] * 4))
     for engine in hw_configs:
         for alg in ALGORITHMS[3:]:
             c = hw_cpb[engine][alg]
             figs = [pub.get(board, {}).get(level, {}).get(alg) for board in ("rt1060", "rt1170")
                     for level in ("hw_none", "hw_high")]
-            rows.append(_o2_row(f"{alg} (hardware: DMA-fed AES peripheral, {engine})", c, opts,
+            rows.append(_o2_row(f"{alg} (hardware: DMA-fed AES peripheral, {engine})", hw_clocks[engine], c, opts,
                                 [f"{fig['kbps']:,.2f} / {fig['cpb']}" if fig else "—" for fig in figs]))
     for peer in pub.get("peers", []):
         for alg in ALGORITHMS:
             peer_cpb = [peer["cpb"].get(opt, {}).get(alg) for opt in opts]
             if any(peer_cpb):
                 rows.append([f"{alg} ({peer['library']}; published, measured on this SoC)",
-                             *[cell for c in peer_cpb for cell in ((_kbps(c), c) if c else ("", ""))], *[""] * 4])
+                             *[cell for c in peer_cpb for cell in ((_kbps(sw_clock, c), c) if c else ("", ""))], *[""] * 4])
     main = Table(
-        title=f"mbedtls_benchmark layout: KB/s at a nominal {NOMINAL_CLOCK_HZ // 1_000_000} MHz and cycles/byte, "
+        title=f"mbedtls_benchmark layout: KB/s at the SoC's clock ({sw_clock.short} for software) and cycles/byte, "
               "1 KB buffers",
         columns=["algorithm", *[f"{o} {unit}" for o in opts for unit in ("KB/s", "c/B")],
                  "RT1060 SW none KB/s / c/B", "RT1060 SW high KB/s / c/B", "RT1170 SW none KB/s / c/B",
@@ -109,8 +111,9 @@ def run(ctx: BenchContext) -> BenchResult:
         rows=rows,
         notes=[
             f"Ours: swcrypto on the aesoc SoC (VexRiscv RV32IM, 4 KB I$/D$, code and data in SRAM), warm caches, "
-            f"measured with the SoC cycle counter; KB/s = {NOMINAL_CLOCK_HZ // 1_000_000} MHz / (c/B) / 1024. The "
-            "clock is nominal (the SoC has none of its own yet): compare cycles/byte.",
+            f"measured with the SoC cycle counter; KB/s = clock / (c/B) / 1024, software and peer rows at "
+            f"{sw_clock.label}; " + "; ".join(f"hardware rows ({e}) at {c.label}" for e, c in hw_clocks.items())
+            + ". Clocks differ between the boards: compare cycles/byte.",
             "Hashes: one call over 1 KB including padding (like mbedtls_sha*()); AES-CBC: encryption of 1 KB with "
             f"the key set once; table rows use the '{TABLE_VARIANT}' variant (4 T-tables, rounds in a loop, like "
             "mbedtls' aes.c).",
@@ -121,7 +124,7 @@ def run(ctx: BenchContext) -> BenchResult:
             "FIFO, high priority, polling), key loaded once, third of three requests; on the SoC configurations "
             f"{', '.join(f'{c!r} ({e})' for e, c in hw_configs.items())}. Their RT columns are the seed's hardware "
             "figures: DCP on the RT1060 (AES-CBC-128 only), CAAM on the RT1170.",
-            "Peer rows: published c/B (KB/s at the same nominal clock), never from this run: " + "; ".join(
+            "Peer rows: published c/B (KB/s at our software rows' clock), never from this run: " + "; ".join(
                 f"{p['library']}: {p['source']}" for p in pub.get("peers", [])) + ".",
         ],
     )
@@ -156,7 +159,8 @@ def run(ctx: BenchContext) -> BenchResult:
                "three instructions, each 64-bit one six."],
     )
     return BenchResult(tables=[main, where, target], records=records, runs=runs,
-                       config={"soc": CONFIG, "nominal_clock_hz": NOMINAL_CLOCK_HZ, "buffer_bytes": 1024})
+                       config={"soc": CONFIG, "buffer_bytes": 1024, "clock_mhz": sw_clock.mhz, "clock": sw_clock.label,
+                               "hw_clocks": {e: c.label for e, c in hw_clocks.items()}})
 
 
 def verdicts(data: dict[str, Any]) -> list[Verdict]:

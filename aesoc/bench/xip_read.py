@@ -7,8 +7,8 @@ whole program, its read-only buffers included) and the same context in integrity
 interleaved and with separate tags (docs/xip.md, "Integrity"). Loops in SRAM read two buffers of 4 KB and of
 16 KB with 8/16/32-bit loads and bursts of eight 32-bit loads, linearly or alternating between the
 buffers, with the D-cache bypassed (uncached alias), invalidated, and filled (second pass). MB/s
-at a nominal clock; the app note's figures beside ours; cycles plaintext vs OTFAD; line refill and
-single-read latency; the issue's targets.
+at the SoC's placed-and-routed Fmax (aesoc.bench.clock); the app note's figures beside ours;
+cycles plaintext vs OTFAD; line refill and single-read latency; the issue's targets.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 
 from aesoc import image
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, published, run_line
+from aesoc.bench.clock import Clock, soc_clock
 from aesoc.firmware import build as build_fw
 from aesoc.run import RunResult, build_and_run
 from aesoc.soc import load_config
@@ -25,14 +26,13 @@ from aesoc.toolchain import BUILD, REPO, ToolError
 
 PROGRAM = REPO / "fw" / "bench" / "xip_read"
 CONFIG = "full"
-# Nominal clocks for MB/s: the boot stub runs the flash at SCK = clk / 2, so a 200 MHz core gives
-# SCK = 100 MHz, next to the app note's 99 MHz QSPI.
+# MB/s are at the SoC's placed-and-routed Fmax (aesoc.bench.clock); where it has not been placed,
+# at a nominal 200 MHz core: the boot stub runs the flash at SCK = clk / 2, so that gives SCK =
+# 100 MHz, next to the app note's 99 MHz QSPI.
 NOMINAL_MHZ = 200
 SCK_DIV = 2
-SCK_MHZ = NOMINAL_MHZ / SCK_DIV
 # Quad I/O: 4 bits per SCK cycle.
 RAW_BYTES_PER_CYCLE = 4 / 8 / SCK_DIV
-RAW_MBPS = SCK_MHZ * 4 / 8
 # 0xEB frame in SCK cycles (xip_boot.c: 4 dummy clocks; mode bits 2; address 6; command 8 unless
 # the flash is in continuous-read mode) and the controller's fixed overhead (ip/xip/README.md:
 # 2 - floor(N/2) bus cycles).
@@ -85,8 +85,8 @@ def _checked(result: RunResult, line: str) -> None:
         raise ToolError(f"xip-read: {check[0]['errors']} buffer words read back wrong: {line}")
 
 
-def _mbps(bytes_: int, cycles: int) -> float:
-    return bytes_ / cycles * NOMINAL_MHZ
+def _mbps(clock: Clock, bytes_: int, cycles: int) -> float:
+    return bytes_ / cycles * clock.mhz
 
 
 def _paper_cell(paper: dict[str, Any], img: str, size: int, pattern: str, access: str, col: int) -> str:
@@ -124,6 +124,8 @@ def run(ctx: BenchContext) -> BenchResult:
     if set(cells) != expected:
         raise ToolError(f"xip-read: missing measurements {sorted(expected - set(cells))[:4]}")
 
+    clock = soc_clock(ctx, CONFIG, NOMINAL_MHZ)
+    sck_mhz = clock.mhz / SCK_DIV
     paper = published("xip-read")
     an_rows: list[list[Any]] = []
     for img in AN_IMAGES:
@@ -132,24 +134,27 @@ def run(ctx: BenchContext) -> BenchResult:
             for size in sizes:
                 for col, dc in enumerate(DCACHE):
                     r = cells[(img, size, pattern, access, dc)]
-                    row.append(f"{_mbps(r['bytes'], r['cycles']):.2f} ({_paper_cell(paper, img, size, pattern, access, col)})")
+                    theirs = _paper_cell(paper, img, size, pattern, access, col)
+                    row.append(f"{_mbps(clock, r['bytes'], r['cycles']):.2f} ({theirs})")
             an_rows.append(row)
     an_table = Table(
-        title=f"AN13198 Figure 4 layout: MB/s at a nominal {NOMINAL_MHZ} MHz core, SCK {SCK_MHZ:g} MHz "
+        title=f"AN13198 Figure 4 layout: MB/s at a {clock.short} core, SCK {sck_mhz:g} MHz "
               "(app note's figure in parentheses: Cortex-M7 at 996 MHz, QSPI at 99 MHz)",
         columns=["access", "pattern", "load", *(f"{s // 1024} KB {d}" for s in sizes for d in DCACHE)],
         rows=an_rows,
         notes=[
-            f"Ours: bytes read / cycles x {NOMINAL_MHZ} MHz. Linear reads one buffer once; ping-pong alternates "
-            "loads between the two buffers and reads both in full (twice the bytes). Loops of 32 loads in SRAM; "
-            "the XIP prefetch buffer is flushed before every pass; 'filled' is the pass right after 'invalidated'.",
+            f"Ours: bytes read / cycles x the core clock, {clock.label}. Linear reads one buffer once; "
+            "ping-pong alternates loads between the two buffers and reads both in full (twice the bytes). Loops "
+            "of 32 loads in SRAM; the XIP prefetch buffer is flushed before every pass; 'filled' is the pass "
+            "right after 'invalidated'.",
             f"Raw flash interface bandwidth at SCK = clk/{SCK_DIV}: 4 bits per SCK cycle = SCK x 4 / 8 = "
-            f"{RAW_MBPS:g} MB/s at {SCK_MHZ:g} MHz (0.25 bytes per core cycle); the app note's 99 MHz QSPI gives 49.5.",
+            f"{sck_mhz * 4 / 8:g} MB/s at {sck_mhz:g} MHz ({RAW_BYTES_PER_CYCLE:g} bytes per core cycle); the app "
+            "note's 99 MHz QSPI gives 49.5.",
             "D-cache: VexRiscv's is 4 KB direct-mapped with 32-byte lines (the M7's is 32 KB). The buffers of one "
             "size sit 4 KB or 16 KB apart, so in ping-pong every load evicts the other buffer's line, and 16 KB "
             "(or 2 x 4 KB) cannot stay 'filled': those cells are refill-bound where the app note's are hits.",
-            "Filled (cache-hit) cells are bound by the core: a 200 MHz single-issue RV32 core against a 996 MHz "
-            "dual-issue M7 with 64-bit loads (LDM).",
+            f"Filled (cache-hit) cells are bound by the core: a {clock.mhz:g} MHz single-issue RV32 core against "
+            "a 996 MHz dual-issue M7 with 64-bit loads (LDM).",
             f"App note: {paper['source']}; cells marked illegible are cut off in the source text.",
         ],
     )
@@ -221,7 +226,8 @@ def run(ctx: BenchContext) -> BenchResult:
         tables=[an_table, diff_table, targets, _integrity_table(cells, sizes)],
         records=records,
         runs=runs,
-        config={"soc": CONFIG, "params": config.params, "nominal_mhz": NOMINAL_MHZ, "sck_mhz": SCK_MHZ,
+        config={"soc": CONFIG, "params": config.params, "clock_mhz": clock.mhz, "clock": clock.label,
+                "sck_mhz": sck_mhz,
                 "xip": "0xEB quad I/O, 4 dummy clocks, continuous-read mode, SCK = clk/2 (fw/xip_boot.c)",
                 "otfad_contexts": 1, "integrity_layouts": list(image.LAYOUTS),
                 "default_layout": image.DEFAULT_LAYOUT},
