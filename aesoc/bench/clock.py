@@ -39,7 +39,7 @@ def from_placement(config: str, placed: PlaceResult | None, nominal_mhz: float) 
                else f"SoC '{config}' not placed and routed in this run")
         return Clock(nominal_mhz, f"{nominal_mhz:g} MHz nominal ({why})", placed=False)
     seeds = ",".join(map(str, placed.seeds))
-    return Clock(placed.fmax_best, f"{placed.fmax_best:g} MHz (SoC '{config}' placed and routed on ECP5 "
+    return Clock(placed.fmax_best, f"{placed.fmax_best:g} MHz (SoC '{config}' placed and routed on an "
                  f"{DEVICE_NAMES[placed.device]}, best Fmax over seeds {seeds})", placed=True)
 
 
