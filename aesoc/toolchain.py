@@ -258,6 +258,10 @@ def yowasp_command(package: str, function: str, argv: list[str]) -> list[str]:
     """The command that runs a YoWASP tool (`package.function(argv)`) in a Python of its own,
     after its WebAssembly is in the YoWASP cache (`yowasp_compiled`)."""
     yowasp_compiled(package, function)
+    return _yowasp_argv(package, function, argv)
+
+
+def _yowasp_argv(package: str, function: str, argv: list[str]) -> list[str]:
     return [sys.executable, "-c", f"import sys, {package} as m; sys.exit(m.{function}(sys.argv[1:]))", *argv]
 
 
@@ -273,8 +277,8 @@ def yowasp_compiled(package: str, function: str) -> None:
     if package in _yowasp_ready:
         return
     with file_lock(Path(tempfile.gettempdir()) / f"aesoc-yowasp-{package}.lock"):
-        subprocess.run([sys.executable, "-c", f"import sys, {package} as m; sys.exit(m.{function}(['--version']))"],
-                       capture_output=True, check=False, stdin=subprocess.DEVNULL)
+        subprocess.run(_yowasp_argv(package, function, ["--version"]), capture_output=True, check=False,
+                       stdin=subprocess.DEVNULL)
     _yowasp_ready.add(package)
 
 
