@@ -73,6 +73,7 @@ module dma_channel #(
   output logic                   done_o,         // one-cycle pulse: finished, now idle
   output logic                   err_o,          // one-cycle pulse: stopped, now idle
   output logic [3:0]             err_code_o,
+  output logic [WLEN_W-1:0]      remain_o,       // words left to write, as the REMAIN register reads
   output logic                   src_cred_o,
   output logic                   dst_cred_o,
   output logic [CNT_W-1:0]       cnt_cycles_o,
@@ -404,6 +405,9 @@ module dma_channel #(
   assign fifo_level_o = count_q;
   assign busy_o       = (state_q != S_IDLE) | start_i;
   assign err_code_o   = code_q;
+  // The register, not wr_left_d: a read never depends on this cycle's write beat, so the register
+  // read path has no combinational path from the bus ack (simulation schedules it acyclically).
+  assign remain_o     = wr_left_q;
   assign src_cred_o   = scred_q;
   assign dst_cred_o   = dcred_q;
   assign cnt_cycles_o = cyc_q;

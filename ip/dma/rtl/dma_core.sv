@@ -156,11 +156,11 @@ module dma_core #(
       .cnt_cycles_o   (cnt_cycles_o[CNT_W*c +: CNT_W]),
       .cnt_wait_o     (cnt_wait_o[CNT_W*c +: CNT_W]),
       .cnt_rd_o       (cnt_rd_o[CNT_W*c +: CNT_W]),
+      .remain_o       (remain_o[WLEN_W*c +: WLEN_W]),
       .cnt_wr_o       (cnt_wr_o[CNT_W*c +: CNT_W])
     );
   end
 
-  assign remain_o = wr_left;
 
   // ---- setup checker: the lowest-numbered channel asking is checked this cycle ----
   logic [CW-1:0] chk_ch;

@@ -47,6 +47,7 @@ module sysctrl_periph (
   logic        bus_err_pending;
   logic [3:0]  bus_err_master_q;
   logic [31:0] bus_err_addr_q;
+  logic [7:0]  bus_prio_q;
   logic        unused;
 
   sysctrl_reg u_reg (
@@ -73,7 +74,6 @@ module sysctrl_periph (
   assign mtimecmp_lo      = hwif_out.MTIMECMP_LO.cmp.value;
   assign mtimecmp_hi      = hwif_out.MTIMECMP_HI.cmp.value;
   assign bus_err_pending  = hwif_out.BUS_ERR_STATUS.pending.value;
-  assign bus_prio_o       = hwif_out.BUS_PRIO.masters.value;
   assign exit_valid_o     = hwif_out.SIM_EXIT.code.swmod;
   assign console_valid_o  = hwif_out.CONSOLE.ch.swmod;
 
@@ -87,6 +87,25 @@ module sysctrl_periph (
   assign hwif_in.BUS_ERR_STATUS.pending.hwset  = bus_err_i;
   assign hwif_in.BUS_ERR_STATUS.master.next    = bus_err_master_q;
   assign hwif_in.BUS_ERR_ADDR.addr.next        = bus_err_addr_q;
+
+  // BUS_PRIO is an external register held here: the crossbar reads a variable of its own rather
+  // than a field of hwif_out, whose write strobes depend on the crossbar's routing. A simulator
+  // schedules the struct as one variable and would otherwise see a combinational loop (the crossbar,
+  // every register file and the DMA evaluated to a fixed point each cycle). Same cycles as a field:
+  // the write lands at the clock edge that ends the access, and the access is answered at once.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      bus_prio_q <= '0;
+    end else if (hwif_out.BUS_PRIO.req && hwif_out.BUS_PRIO.req_is_wr) begin
+      bus_prio_q <= (bus_prio_q & ~hwif_out.BUS_PRIO.wr_biten.masters) |
+                    (hwif_out.BUS_PRIO.wr_data.masters & hwif_out.BUS_PRIO.wr_biten.masters);
+    end
+  end
+
+  assign hwif_in.BUS_PRIO.rd_ack       = hwif_out.BUS_PRIO.req && !hwif_out.BUS_PRIO.req_is_wr;
+  assign hwif_in.BUS_PRIO.wr_ack       = hwif_out.BUS_PRIO.req && hwif_out.BUS_PRIO.req_is_wr;
+  assign hwif_in.BUS_PRIO.rd_data.masters = bus_prio_q;
+  assign bus_prio_o                    = bus_prio_q;
 
   // The register file keeps copies of the write-only bytes that nobody reads, and never stalls.
   assign unused = ^{hwif_out.SIM_EXIT.code.value, hwif_out.CONSOLE.ch.value};
