@@ -10,6 +10,28 @@ module aes_sbox #(
   input  logic       inv_i,
   output logic [7:0] data_o
 );
+`ifdef AESOC_SIM_SBOX_TABLE
+  // SoC simulation models only (aesoc.soc.build_model): the same function as a table read, built at
+  // elaboration from the tower-field functions below, because Verilator evaluates every S-box of
+  // every engine in every cycle and the tower field is most of a full SoC's simulation time. Block
+  // tests, synthesis and gate-level tests take the tower field.
+  function automatic logic [2047:0] build_table(logic inv);
+    for (int x = 0; x < 256; x++) begin
+      build_table[8 * x +: 8] = inv ? aes_pkg::sbox_inv(8'(x)) : aes_pkg::sbox_fwd(8'(x));
+    end
+  endfunction
+
+  localparam logic [2047:0] FWD = build_table(1'b0);
+  localparam logic [2047:0] INV = build_table(1'b1);
+
+  if (DecEnable) begin : gen_fwd_inv
+    assign data_o = inv_i ? INV[8 * data_i +: 8] : FWD[8 * data_i +: 8];
+  end else begin : gen_fwd
+    logic unused_inv;
+    assign unused_inv = ^{inv_i, INV[0]};
+    assign data_o     = FWD[8 * data_i +: 8];
+  end
+`else
   if (DecEnable) begin : gen_fwd_inv
     // Both directions share the tower-field inverter; only the linear maps around it differ.
     logic [7:0] tower_in, tower_out;
@@ -24,6 +46,8 @@ module aes_sbox #(
     assign unused_inv = inv_i;
     assign data_o = aes_pkg::sbox_fwd(data_i);
   end
+
+`endif
 
 endmodule
 
