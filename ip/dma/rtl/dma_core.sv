@@ -161,7 +161,6 @@ module dma_core #(
     );
   end
 
-
   // ---- setup checker: the lowest-numbered channel asking is checked this cycle ----
   logic [CW-1:0] chk_ch;
   logic          chk_any;

@@ -102,10 +102,10 @@ module sysctrl_periph (
     end
   end
 
-  assign hwif_in.BUS_PRIO.rd_ack       = hwif_out.BUS_PRIO.req && !hwif_out.BUS_PRIO.req_is_wr;
-  assign hwif_in.BUS_PRIO.wr_ack       = hwif_out.BUS_PRIO.req && hwif_out.BUS_PRIO.req_is_wr;
+  assign hwif_in.BUS_PRIO.rd_ack          = hwif_out.BUS_PRIO.req && !hwif_out.BUS_PRIO.req_is_wr;
+  assign hwif_in.BUS_PRIO.wr_ack          = hwif_out.BUS_PRIO.req && hwif_out.BUS_PRIO.req_is_wr;
   assign hwif_in.BUS_PRIO.rd_data.masters = bus_prio_q;
-  assign bus_prio_o                    = bus_prio_q;
+  assign bus_prio_o                       = bus_prio_q;
 
   // The register file keeps copies of the write-only bytes that nobody reads, and never stalls.
   assign unused = ^{hwif_out.SIM_EXIT.code.value, hwif_out.CONSOLE.ch.value};
