@@ -31,7 +31,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from aesoc.synth import FAMILIES, SynthResult, synthesize, tail, tool_version
+from aesoc.synth import FAMILIES, SynthResult, read_commands, run_yosys, synthesize, tail, tool_version
 from aesoc.toolchain import BUILD, ToolError, status, tool_slot, yowasp_command, yowasp_env
 
 FPGA_BUILD = BUILD / "fpga"
@@ -140,11 +140,12 @@ class Progress:
 
 
 def run_jobs(jobs: Sequence[Callable[[], Any]], names: Sequence[str], stage: str,
-             out: Callable[[str], None] | None = None) -> list[Any]:
+             out: Callable[[str], None] | None = None, progress: Progress | None = None) -> list[Any]:
     """Run independent jobs on threads; results in order. Each job runs its tools as subprocesses,
-    each holding one of the slots of `set_jobs`, so nested job lists never oversubscribe."""
+    each holding one of the slots of `set_jobs`, so nested job lists never oversubscribe.
+    `progress`: count these jobs on an existing progress line (a stage run in several batches)."""
     count = max(1, len(jobs))
-    progress = Progress(stage, len(jobs), out)
+    progress = progress or Progress(stage, len(jobs), out)
 
     def wrapped(index: int) -> Any:
         result = jobs[index]()
@@ -184,24 +185,20 @@ def synth(design: Design, family: str) -> SynthResult:
     """Cell counts of `design` for `family` (cached by sources, parameters and Yosys version)."""
     if family not in FAMILIES:
         raise ToolError(f"unknown family '{family}'; known: {', '.join(FAMILIES)}")
-    cached, ports = _synth_cache(design, family)
+    cached = _synth_cache(design, family)
     with _once(cached):
-        if cached.is_file() and ports.is_file():
+        if cached.is_file():
             return SynthResult(**json.loads(cached.read_text()))
-        work = FPGA_BUILD / f"{design.slug}-{family}"
-        netlist = work / "netlist.json"
         with tool_slot():
             result = synthesize(design.top, design.sources, dict(design.parameters), family=family,
-                                flatten=design.flatten, work=work, json_netlist=netlist)
+                                flatten=design.flatten, work=FPGA_BUILD / f"{design.slug}-{family}")
         CACHE.mkdir(parents=True, exist_ok=True)
-        ports.write_text(json.dumps(_ports(json.loads(netlist.read_text()), design.top)))
         cached.write_text(json.dumps(asdict(result)))
         return result
 
 
-def _synth_cache(design: Design, family: str) -> tuple[Path, Path]:
-    stem = f"{design.slug}-{family}-{design.digest(family, tool_version())}"
-    return CACHE / f"synth-{stem}.json", CACHE / f"ports-{stem}.json"
+def _synth_cache(design: Design, family: str) -> Path:
+    return CACHE / f"synth-{design.slug}-{family}-{design.digest(family, tool_version())}.json"
 
 
 def _ports(netlist: dict[str, Any], top: str) -> dict[str, list[Any]]:
@@ -210,10 +207,23 @@ def _ports(netlist: dict[str, Any], top: str) -> dict[str, list[Any]]:
 
 
 def design_ports(design: Design) -> dict[str, tuple[str, int]]:
-    """Port directions and widths of the design's top, from its ECP5 synthesis (cached)."""
-    synth(design, "ecp5")
-    path = _synth_cache(design, "ecp5")[1]
-    return {name: (d, w) for name, (d, w) in json.loads(path.read_text()).items()}
+    """Port directions and widths of the design's top with its parameters, from an elaboration by
+    the pinned Yosys (cached): seconds, where a synthesis of a SoC takes half an hour."""
+    stem = f"{design.slug}-{design.digest('ports', tool_version())}"
+    cached = CACHE / f"ports-{stem}.json"
+    with _once(cached):
+        if not cached.is_file():
+            work = FPGA_BUILD / f"{design.slug}-ports"
+            work.mkdir(parents=True, exist_ok=True)
+            netlist, script = work / "top.json", work / "ports.ys"
+            script.write_text("\n".join([*read_commands(design.top, design.sources, dict(design.parameters),
+                                                       defer=True),
+                                         f"hierarchy -top {design.top}", f"select {design.top}", "proc",
+                                         f"write_json -selected {netlist}"]) + "\n")
+            with tool_slot():
+                run_yosys(script, work / "ports.log", timeout_s=1800.0)
+            cached.write_text(json.dumps(_ports(json.loads(netlist.read_text()), design.top)))
+    return {name: (d, w) for name, (d, w) in json.loads(cached.read_text()).items()}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -273,19 +283,38 @@ def place(design: Design, device: str, seeds: Sequence[int] = SEEDS,
             return _load_place(json.loads(cached.read_text()))
         work = FPGA_BUILD / f"{design.slug}-{device}"
         work.mkdir(parents=True, exist_ok=True)
-        text, in_bits, out_bits = harness_verilog(design, design_ports(design))
-        harness = work / "pnr_harness.v"
-        harness.write_text(text)
-        netlist = work / "harness.json"
-        with tool_slot():
-            synthesize("pnr_harness", [*design.sources, harness], family=family, flatten=design.flatten, work=work,
-                       json_netlist=netlist)
+        netlist, in_bits, out_bits = harness_netlist(design, family)
+        # The first seed alone: a design that does not fit is known from it, and on two cores the
+        # other seeds take the same wall time in parallel.
         jobs = [(lambda s=s: _nextpnr(netlist, device, s, work)) for s in seeds]
-        runs = run_jobs(jobs, [f"{design.name} {device} seed {s}" for s in seeds], "pnr", out)
+        names = [f"{design.name} {device} seed {s}" for s in seeds]
+        progress = Progress("pnr", len(seeds), out)
+        runs = run_jobs(jobs[:1], names[:1], "pnr", progress=progress)
+        if "misfit" not in runs[0]:
+            runs += run_jobs(jobs[1:], names[1:], "pnr", progress=progress)
         result = _summarise(design.name, device, tuple(seeds), runs, in_bits + out_bits, out_bits, tools)
         CACHE.mkdir(parents=True, exist_ok=True)
         cached.write_text(json.dumps(asdict(result)))
         return result
+
+
+def harness_netlist(design: Design, family: str) -> tuple[Path, int, int]:
+    """The design in its port harness synthesised for `family`, once for all the family's devices
+    (cached by sources, parameters, Yosys version and harness); the harness's input and output bits."""
+    text, in_bits, out_bits = harness_verilog(design, design_ports(design))
+    work = FPGA_BUILD / f"{design.slug}-{family}-harness"
+    netlist = work / f"harness-{design.digest(family, tool_version(), _HARNESS_VERSION)}.json"
+    work.mkdir(parents=True, exist_ok=True)
+    with _once(netlist):
+        if not netlist.is_file():
+            harness = work / "pnr_harness.v"
+            harness.write_text(text)
+            partial = work / "harness.json.partial"
+            with tool_slot():
+                synthesize("pnr_harness", [*design.sources, harness], family=family, flatten=design.flatten,
+                           work=work, json_netlist=partial)
+            partial.replace(netlist)
+    return netlist, in_bits, out_bits
 
 
 # Bump when the harness changes, so cached placements are redone.

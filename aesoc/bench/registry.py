@@ -19,6 +19,7 @@ MODULES: tuple[str, ...] = (
     "xip_exec",
     "shells",
     "fpga",
+    "fpga_soc",
 )
 
 
