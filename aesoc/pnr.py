@@ -314,6 +314,10 @@ def harness_netlist(design: Design, family: str) -> tuple[Path, int, int]:
                 synthesize("pnr_harness", [*design.sources, harness], family=family, flatten=design.flatten,
                            work=work, json_netlist=partial)
             partial.replace(netlist)
+            # Netlists of the blocks are tens of MB: keep only that of the current sources.
+            for stale in work.glob("harness-*.json"):
+                if stale != netlist:
+                    stale.unlink(missing_ok=True)
     return netlist, in_bits, out_bits
 
 
