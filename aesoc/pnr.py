@@ -354,8 +354,14 @@ def _load_place(data: dict[str, Any]) -> PlaceResult:
 
 def _nextpnr(netlist: Path, device: str, seed: int, work: Path) -> dict[str, Any]:
     """One nextpnr run; returns its JSON report, or {"misfit": DoesNotFit} when the design does
-    not fit the device."""
+    not fit the device. Each seed's outcome is cached on its own, so a long placement that is
+    stopped (a SoC takes hours per seed) resumes with the seeds it has not finished."""
     family, flags = DEVICES[device]
+    key = hashlib.sha256(f"{netlist.name} {device} {seed} {nextpnr_version()} {TARGET_MHZ[family]}".encode())
+    cached = CACHE / f"seed-{work.name}-{seed}-{key.hexdigest()[:16]}.json"
+    if cached.is_file():
+        saved: dict[str, Any] = json.loads(cached.read_text())
+        return {"misfit": DoesNotFit(**saved["misfit"])} if "misfit" in saved else saved
     log, report = work / f"nextpnr-seed{seed}.log", work / f"report-seed{seed}.json"
     report.unlink(missing_ok=True)
     module = f"yowasp_nextpnr_{family}"
@@ -367,10 +373,12 @@ def _nextpnr(netlist: Path, device: str, seed: int, work: Path) -> dict[str, Any
     text = log.read_text(errors="replace") if log.is_file() else proc.stderr
     misfit = misfit_from_log(text)
     if misfit is not None:
+        cached.write_text(json.dumps({"misfit": asdict(misfit)}))
         return {"misfit": misfit}
     if proc.returncode != 0 or not report.is_file():
         raise ToolError(f"nextpnr-{family} failed (exit {proc.returncode}); log: {log}\n{tail(log)}")
     report_data: dict[str, Any] = json.loads(report.read_text())
+    cached.write_text(json.dumps(report_data))
     return report_data
 
 

@@ -94,6 +94,18 @@ def test_place_counter_on_up5k(tmp_path: Path) -> None:
     assert not list(pnr.CACHE.glob("synth-*.json"))
 
 
+def test_each_seed_cached_on_its_own(tmp_path: Path) -> None:
+    """A placement over seeds 1 and 3 reuses seed 1 of an earlier one over 1 and 2 (a SoC's
+    placement that is stopped resumes), and runs seed 3."""
+    design = _design(tmp_path, "counter", COUNTER, "counter")
+    first = pnr.place(design, "up5k", seeds=(1, 2))
+    work = pnr.FPGA_BUILD / "counter-up5k"
+    (work / "nextpnr-seed1.log").unlink()
+    again = pnr.place(design, "up5k", seeds=(1, 3))
+    assert not (work / "nextpnr-seed1.log").exists() and (work / "nextpnr-seed3.log").is_file()
+    assert again.fmax_by_seed[0] == first.fmax_by_seed[0] and again.lut4 == first.lut4
+
+
 def test_harness_synthesised_once_per_family(tmp_path: Path) -> None:
     """Placing on a second device of the family reuses the harness netlist (a SoC's synthesis takes
     half an hour); a changed source synthesises it again."""
