@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from aesoc.bench import BenchContext
-from aesoc.bench.fpga import ECP5_DEVICES, soc_design
+from aesoc.bench.fpga import ECP5_DEVICES
+from aesoc.bench.fpga_soc import soc_design
 from aesoc.pnr import DEVICE_NAMES, SEEDS, PlaceResult, place_fitting, placed_fitting
 from aesoc.soc import load_config
 

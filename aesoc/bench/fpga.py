@@ -22,7 +22,6 @@ from aesoc.synth import SynthResult, tool_version
 from aesoc.toolchain import ToolError
 
 IP_CONFIG = "full"
-SOC_CONFIGS = ("base", "full", "dma-unrolled")
 ECP5_DEVICES = ("25k", "45k", "85k")
 ICE40_DEVICES = ("up5k", "hx8k")
 SMOKE_DESIGN = "wb_xbar-full"  # a smoke run's one design: small, synthesised and placed in seconds
@@ -32,12 +31,6 @@ def ip_designs() -> list[Design]:
     """Every IP block with the parameters of IP_CONFIG."""
     config = soc.load_config(IP_CONFIG)
     return [block.design(f"{name}-{IP_CONFIG}") for name, block in area.ip_blocks(config).items()]
-
-
-def soc_design(name: str) -> Design:
-    """A SoC configuration's top as placed and routed here (and by aesoc.bench.clock)."""
-    cfg = soc.load_config(name)
-    return Design(f"soc-{name}", soc.TOP, tuple(soc.rtl_sources(cfg)), tuple(soc.top_parameters(cfg).items()))
 
 
 def guarded(job: Callable[[], Any]) -> Callable[[], Any]:
