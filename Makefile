@@ -1,5 +1,5 @@
 # The two entry points; everything else is the `aesoc` command (aesoc --help).
-.PHONY: setup test bench
+.PHONY: setup test bench bench-fpga
 
 setup:
 	@bash scripts/setup.sh
@@ -9,3 +9,7 @@ test: setup
 
 bench: setup
 	aesoc bench
+
+# Also place and route what is not cached (hours for the SoCs): the FPGA figures and placed clocks.
+bench-fpga: setup
+	aesoc bench --place

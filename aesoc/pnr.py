@@ -332,9 +332,10 @@ def _place_cache(design: Design, device: str, seeds: Sequence[int]) -> Path:
 
 
 def placed_fitting(design: Design, devices: Sequence[str], seeds: Sequence[int] = SEEDS) -> PlaceResult | None:
-    """The cached placement on the first of `devices` the design fits (for the current sources
-    and tools); None if a placement that needs is not cached, or the design fits none. Runs no
-    tool."""
+    """What place_fitting would return, from the cache alone (for the current sources and tools):
+    the placement on the first of `devices` the design fits, or the last device's misfit; None if
+    a placement that needs is not cached. Runs no tool."""
+    result = None
     for device in devices:
         cached = _place_cache(design, device, seeds)
         if not cached.is_file():
@@ -342,7 +343,7 @@ def placed_fitting(design: Design, devices: Sequence[str], seeds: Sequence[int] 
         result = _load_place(json.loads(cached.read_text()))
         if result.fits:
             return result
-    return None
+    return result
 
 
 def _load_place(data: dict[str, Any]) -> PlaceResult:

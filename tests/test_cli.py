@@ -9,6 +9,8 @@ import pytest
 
 from aesoc import outcome
 from aesoc.soc import config_names
+from aesoc import cli
+from aesoc.bench.registry import benchmarks
 from aesoc.cli import main
 
 
@@ -20,6 +22,21 @@ def test_unknown_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bench_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--list"]) == 0
     assert "platform" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("argv", "place", "expected"), [
+    ([], False, [n for n in benchmarks() if n not in ("fpga", "fpga-soc")]),
+    (["--place"], True, list(benchmarks())),
+    (["fpga-soc"], False, ["fpga-soc"]),
+])
+def test_bench_places_only_when_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str],
+                                      place: bool, expected: list[str]) -> None:
+    """`aesoc bench` leaves out the placement benchmarks (hours on a fresh machine) unless named
+    or run with --place, which also lets the others place what is not cached."""
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(cli, "run_all", lambda _reg, names, _dir, **kw: seen.update(names=names, **kw))
+    assert main(["bench", *argv, "--results", str(tmp_path)]) == 0
+    assert seen["names"] == expected and seen["place"] is place
 
 
 def test_run_missing_firmware(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from aesoc import cli, pnr, soc
-from aesoc.bench import BenchContext, clock
-from aesoc.synth import synthesize
+from aesoc.bench import BenchContext, aes_core, clock
+from aesoc.synth import SynthResult, synthesize
 from aesoc.toolchain import BUILD
 
 COUNTER = """module counter #(parameter int W = 8) (input logic clk_i, input logic rst_ni, input logic en_i,
@@ -143,15 +143,26 @@ def test_clock_from_a_placement(tmp_path: Path) -> None:
         "full", misfit, 100).label
 
 
-def test_smoke_clock_places_nothing_and_takes_the_description_clock(tmp_path: Path) -> None:
-    """A smoke run with no placement cached runs no tool: MB/s are at the SoC description's
-    nominal `clock_mhz` (one place for that number), or at the clock the benchmark names."""
-    ctx = BenchContext(tmp_path, lambda *_: None, smoke=True)
+@pytest.mark.parametrize(("smoke", "place"), [(True, False), (True, True), (False, False)])
+def test_clock_places_nothing_unless_asked(tmp_path: Path, smoke: bool, place: bool) -> None:
+    """A benchmark places a SoC (hours) only in a full `--place` run: otherwise, with no placement
+    cached, it runs no tool and MB/s are at the SoC description's nominal `clock_mhz` (one place
+    for that number), or at the clock the benchmark names, with the command that places it."""
+    ctx = BenchContext(tmp_path, lambda *_: None, smoke=smoke, place=place)
     nominal = clock.soc_clock(ctx, "base")
     assert (nominal.mhz, nominal.placed) == (soc.load_config("base").clock_mhz, False)
-    assert "SoC 'base' not placed and routed in this run" in nominal.label
+    assert "SoC 'base' not placed and routed yet: `aesoc bench fpga-soc`" in nominal.label
     assert clock.soc_clock(ctx, "base", nominal_mhz=200).short == "200 MHz nominal"
     assert not list(pnr.CACHE.glob("pnr-*.json"))
+
+
+def test_cached_misfit_is_known_without_a_tool(tmp_path: Path) -> None:
+    """A design that fits none of the devices: the cache answers with the last device's misfit
+    (a clock label then says why), not as if it had never been placed."""
+    design = _design(tmp_path, "big_ram", BIG_RAM, "big_ram")
+    result = pnr.place_fitting(design, ("up5k",), (1,))
+    assert result.misfit is not None and result.misfit.resource == "ICESTORM_RAM"
+    assert pnr.placed_fitting(design, ("up5k",), (1,)) == result
 
 
 def test_yowasp_tool_compiled_once_before_parallel_runs(tmp_path: Path) -> None:
@@ -226,3 +237,13 @@ def test_yosys_error_names_the_log(tmp_path: Path) -> None:
     src.write_text("module broken (input logic a_i, output logic y_o);\n  assign y_o = a_i +;\nendmodule\n")
     with pytest.raises(pnr.ToolError, match=r"yosys failed .*log: .*yosys\.log"):
         synthesize("broken", [src], work=tmp_path / "work")
+
+
+def test_aes_core_without_placement_says_so() -> None:
+    """aes-core outside a --place run with nothing cached: the Fmax and MB/s cells name the command
+    that places the engine, rather than a number from nowhere."""
+    ecp5 = SynthResult("aes_engine", {}, "ecp5", lut=1000, ff=500, carry=10, bram=0, dsp=0, cells={}, seconds=1.0)
+    cells = aes_core._speed_cells({"ecp5": None, "ice40": None, "ecp5-synth": ecp5}, {128: 11})
+    assert cells[0] == cells[-1] == aes_core.NOT_PLACED == "not placed yet (aesoc bench --place aes-core)"
+    assert set(cells[1:-1]) == {"—"}
+    assert aes_core._placed_record(None) == {"placed": False}

@@ -5,6 +5,12 @@ line in aesoc/bench/registry.py. Its `run` function receives a `BenchContext` an
 `BenchResult`; `aesoc bench` writes that to results/NAME.json and `aesoc report` renders it.
 Every table names the simulation runs its figures came from (`BenchResult.runs`).
 
+Placement (`BenchContext.place`, `aesoc bench --place`): place and route takes minutes for an IP
+block and hours for a SoC, so a benchmark starts one only when asked; otherwise it takes the
+placement from aesoc.pnr's cache (filled by `aesoc bench fpga fpga-soc`, or any earlier `--place`
+run, for the current sources) and, where none is cached, says so in its table. Benchmarks whose
+whole work is placement (`Benchmark.places`) run only when named or with `--place`.
+
 Smoke mode (`BenchContext.smoke`, `aesoc bench --smoke`, tests/test_bench_smoke.py): the module
 builds and runs its real firmware and flows on its smallest sizes and one configuration, and
 renders the same tables from what that run measured, so the test suite exercises every module.
@@ -19,7 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from aesoc.pnr import SEEDS
+from aesoc.pnr import SEEDS, Design, PlaceResult, place_fitting, placed_fitting
 
 from aesoc.toolchain import REPO
 
@@ -54,12 +60,21 @@ class BenchContext:
     progress: Callable[[int, int, str], None]
     # Smallest sizes, one configuration: a real but short run that exercises every table.
     smoke: bool = False
+    # Run place and route that is not cached (see the module's docstring).
+    place: bool = False
 
     @property
     def seeds(self) -> tuple[int, ...]:
         """Placer seeds: the fixed set, or its first in a smoke run (a place and route of the AES
         engine takes minutes per seed)."""
         return SEEDS[:1] if self.smoke else SEEDS
+
+    def placement(self, design: Design, devices: tuple[str, ...],
+                  seeds: tuple[int, ...] | None = None) -> PlaceResult | None:
+        """`design` on the first of `devices` it fits: placed now if this run places, else from
+        the cache (None when it is not cached)."""
+        seeds = self.seeds if seeds is None else seeds
+        return place_fitting(design, devices, seeds) if self.place else placed_fitting(design, devices, seeds)
 
 
 @dataclass(frozen=True)
@@ -96,6 +111,8 @@ class Benchmark:
     points: Callable[[dict[str, Any]], list[Point]] | None = None
     # From a stored result: the seed studies it re-runs, their headline beside ours.
     verdicts: Callable[[dict[str, Any]], list[Verdict]] | None = None
+    # Its whole work is place and route (hours for a SoC): it runs only when named or with --place.
+    places: bool = False
 
 
 def run_line(data: dict[str, Any], needle: str) -> str:

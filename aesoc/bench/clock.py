@@ -1,21 +1,21 @@
 """The clock a benchmark states its MB/s at: the SoC configuration's achieved Fmax on ECP5.
 
-Cycles are what the simulation measures; MB/s needs a clock. A full run takes the configuration's
-placement on the smallest LFE5U it fits (the same placement as benchmark fpga-soc's, shared through
-aesoc.pnr's cache, so `aesoc bench` places each SoC once) and states MB/s at its best Fmax over
-the fixed placer seeds, as aes-core does for the engines. A smoke run places nothing: it takes
-that placement if it is already cached for the current sources, else the benchmark's nominal
-clock (the SoC description's `clock_mhz`), and the label says which.
+Cycles are what the simulation measures; MB/s needs a clock. It is the configuration's placement on
+the smallest LFE5U it fits, at its best Fmax over the fixed placer seeds (as aes-core does for the
+engines): the same placement as benchmark fpga-soc's, shared through aesoc.pnr's cache. A benchmark
+takes it from that cache; it places the SoC itself (hours) only in a `--place` run that is not a
+smoke run. Without a placement the clock is the benchmark's nominal one (the SoC description's
+`clock_mhz`), and the label says so and why.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from aesoc.bench import BenchContext
 from aesoc.bench.fpga import ECP5_DEVICES
 from aesoc.bench.fpga_soc import soc_design
-from aesoc.pnr import DEVICE_NAMES, SEEDS, PlaceResult, place_fitting, placed_fitting
+from aesoc.pnr import DEVICE_NAMES, SEEDS, PlaceResult
 from aesoc.soc import load_config
 
 
@@ -37,7 +37,7 @@ class Clock:
 def from_placement(config: str, placed: PlaceResult | None, nominal_mhz: float) -> Clock:
     if placed is None or not placed.fits or placed.fmax_best <= 0:
         why = (f"SoC '{config}' {placed.misfit} on an {DEVICE_NAMES[placed.device]}" if placed and placed.misfit
-               else f"SoC '{config}' not placed and routed in this run")
+               else f"SoC '{config}' not placed and routed yet: `aesoc bench fpga-soc`")
         return Clock(nominal_mhz, f"{nominal_mhz:g} MHz nominal ({why})", placed=False)
     seeds = ",".join(map(str, placed.seeds))
     return Clock(placed.fmax_best, f"{placed.fmax_best:g} MHz (SoC '{config}' placed and routed on an "
@@ -48,6 +48,5 @@ def soc_clock(ctx: BenchContext, config: str, nominal_mhz: float | None = None) 
     """The clock for MB/s of SoC configuration `config` (see the module's docstring). The nominal
     clock is the SoC description's `clock_mhz` unless the benchmark names another."""
     design = soc_design(config)
-    placed = (placed_fitting(design, ECP5_DEVICES, SEEDS) if ctx.smoke
-              else place_fitting(design, ECP5_DEVICES, SEEDS))
+    placed = replace(ctx, place=ctx.place and not ctx.smoke).placement(design, ECP5_DEVICES, SEEDS)
     return from_placement(config, placed, nominal_mhz if nominal_mhz is not None else load_config(config).clock_mhz)

@@ -158,4 +158,5 @@ BENCHMARK = Benchmark(
     summary="every IP block placed and routed on ECP5 and iCE40 (LUT4, FF, BRAM, DSP, "
     "Fmax best/median over fixed seeds, or 'does not fit'), 7-series LUT6/FF, published figures beside",
     run=run,
+    places=True,
 )

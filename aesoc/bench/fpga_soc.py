@@ -39,4 +39,5 @@ BENCHMARK = Benchmark(
     summary="every SoC configuration placed and routed on ECP5 and iCE40 (LUT4, FF, BRAM, DSP, Fmax "
     "best/median over fixed seeds, or 'does not fit'), 7-series LUT6/FF",
     run=run,
+    places=True,
 )

@@ -118,7 +118,7 @@ def _fit(text: str) -> str:
 
 
 def run_all(registry: dict[str, Benchmark], names: list[str], results_dir: Path, *, jobs: int, smoke: bool,
-            verbose: bool) -> None:
+            place: bool, verbose: bool) -> None:
     """Run `names` side by side, write results_dir/NAME.json for each that finished; raise
     ToolError naming every one that failed (the others' results are still written)."""
     set_jobs(jobs)
@@ -129,7 +129,8 @@ def run_all(registry: dict[str, Benchmark], names: list[str], results_dir: Path,
             progress = display.bench(name)
             start = time.monotonic()
             try:
-                result = registry[name].run(BenchContext(results_dir=results_dir, progress=progress, smoke=smoke))
+                result = registry[name].run(BenchContext(results_dir=results_dir, progress=progress, smoke=smoke,
+                                                            place=place or registry[name].places))
             except ToolError as exc:
                 failures[name] = str(exc)
                 display.line(f"bench {name}: failed after {time.monotonic() - start:.0f} s")
