@@ -18,18 +18,21 @@ renders the same tables from what that run measured, so the test suite exercises
 
 from __future__ import annotations
 
+import threading
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from aesoc.pnr import SEEDS, Design, PlaceResult, place_fitting, placed_fitting
 
 from aesoc.toolchain import REPO
 
 PUBLISHED_DIR = REPO / "aesoc" / "data" / "published"
+T = TypeVar("T")
 
 
 @dataclass
@@ -75,6 +78,25 @@ class BenchContext:
         the cache (None when it is not cached)."""
         seeds = self.seeds if seeds is None else seeds
         return place_fitting(design, devices, seeds) if self.place else placed_fitting(design, devices, seeds)
+
+
+def side_by_side(ctx: BenchContext, jobs: Sequence[tuple[str, Callable[[], T]]]) -> list[T]:
+    """Run a benchmark's independent jobs (label, job) on threads; results in order. Each job's
+    tools hold the slots of aesoc.toolchain, so however many benchmarks do this at once, no more
+    tools run than `-j` allows, and a benchmark's runs no longer queue behind one another."""
+    finished = 0
+    lock = threading.Lock()
+
+    def one(label: str, job: Callable[[], T]) -> T:
+        nonlocal finished
+        result = job()
+        with lock:
+            finished += 1
+            ctx.progress(finished, len(jobs), f"finished {label}")
+        return result
+
+    with ThreadPoolExecutor(max_workers=max(1, len(jobs))) as pool:
+        return list(pool.map(lambda j: one(*j), jobs))
 
 
 @dataclass(frozen=True)

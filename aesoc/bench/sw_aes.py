@@ -9,13 +9,13 @@ variant is a -D flag), and an RV32IM instruction counter that shows where the cy
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from aesoc import image
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, published, run_line
+from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, published, run_line, side_by_side
 from aesoc.firmware import Placement
 from aesoc.run import RunResult, build_and_run
 from aesoc.toolchain import BUILD, REPO, ToolError
@@ -226,78 +226,76 @@ def run(ctx: BenchContext) -> BenchResult:
     # The main runs: every key size, or AES-128 only in a smoke run.
     main_extra, main_tag = (SMOKE_EXTRA, SMOKE_TAG) if ctx.smoke else ((), "")
     builds = [(v, "-O2") for v in variants] + [(variant("compact"), "-Os")]
-    total = len(builds) + 2 * len(variants) + len(variants) * len(PLACEMENTS)
+    # A smoke run places one variant: the full SoC simulates several times slower than 'base'.
+    placements = [(v, place) for v in ([variant(SMOKE_PLACED)] if ctx.smoke else variants) for place in PLACEMENTS]
+    two_table = [v for v in variants if v.key in ("ttable", "ttable-rt", "asm-ttable")]
+    # Every run is independent of the others: they go side by side, then the tables read them in
+    # this order (runs and records stay in the same order whatever finishes first).
+    jobs: list[tuple[str, Callable[[], tuple[RunResult, str]]]] = [
+        *[(f"sw_aes {v.key} {opt}", lambda v=v, opt=opt: run_variant(BENCH_PROGRAM, v, opt=opt, extra=main_extra,
+                                                                      tag=main_tag)) for v, opt in builds],
+        *[(f"timing spread {v.key}", lambda v=v: run_variant(
+            CT_PROGRAM, v, extra=(f"-DSWC_CT_TRIALS={CT_TRIALS}", "-DSWC_CT_COLD"), tag=f"t{CT_TRIALS}cold"))
+          for v in variants],
+        *[(f"sw_aes {v.key} AES-128 {place} on {XIP_CONFIG}", lambda v=v, place=place: run_variant(
+            BENCH_PROGRAM, v, extra=PLACEMENT_EXTRA, tag=PLACEMENT_TAG, config=XIP_CONFIG, placement=place))
+          for v, place in placements],
+        *[(f"sw_aes {v.key} encrypt-only link", lambda v=v: run_variant(BENCH_PROGRAM, v, extra=ENC_ONLY_EXTRA,
+                                                                          tag=ENC_ONLY_TAG)) for v in variants],
+        *[(f"sw_aes {v.key} two tables", lambda v=v: run_variant(BENCH_PROGRAM, v, extra=TWO_TABLE_EXTRA,
+                                                                   tag=TWO_TABLE_TAG)) for v in two_table],
+    ]
+    outcomes = iter(side_by_side(ctx, jobs))
     runs: list[str] = []
     records: list[dict[str, Any]] = []
+
+    def take(what: str) -> RunResult:
+        result, line = next(outcomes)
+        if result.status != "exit" or result.code != 0:
+            raise ToolError(f"sw_aes {what} failed: {line}\n{result.console[-2000:]}")
+        runs.append(line)
+        return result
+
     perf: dict[tuple[str, str], dict[tuple[int, str], int]] = {}
     sizes: dict[tuple[str, str], Sizes] = {}
     ctx_bytes: dict[str, int] = {}
-    for i, (v, opt) in enumerate(builds):
-        ctx.progress(i, total, f"sw_aes {v.key} {opt}")
-        result, line = run_variant(BENCH_PROGRAM, v, opt=opt, extra=main_extra, tag=main_tag)
-        if result.status != "exit" or result.code != 0:
-            raise ToolError(f"sw_aes benchmark failed: {line}\n{result.console[-2000:]}")
-        runs.append(line)
+    for v, opt in builds:
+        result = take("benchmark")
         recs = result.records_of("sw_aes")
         records += recs
         perf[(v.key, opt)] = {(r["bits"], r["metric"]): r["cycles"] for r in recs}
         ctx_bytes[v.key] = result.records_of("sw_aes_ctx")[0]["ctx_bytes"]
         sizes[(v.key, opt)] = library_sizes(elf_for(BENCH_PROGRAM, v, opt, main_tag))
-    counts: dict[str, dict[tuple[int, str], int]] = {}
-    for v in variants:
-        ctx.progress(len(builds), total, f"instruction count {v.key}")
-        counts[v.key] = {(r["bits"], r["metric"]): r["cycles"]
-                         for r in count_instructions(elf_for(BENCH_PROGRAM, v, "-O2", main_tag)) if r["kind"] == "sw_aes"}
     spread: dict[str, dict[tuple[str, int], dict[str, Any]]] = {}
-    for i, v in enumerate(variants):
-        ctx.progress(len(builds) + i, total, f"timing spread {v.key}")
-        result, line = run_variant(CT_PROGRAM, v, extra=(f"-DSWC_CT_TRIALS={CT_TRIALS}", "-DSWC_CT_COLD"),
-                                   tag=f"t{CT_TRIALS}cold")
-        if result.status != "exit" or result.code != 0:
-            raise ToolError(f"timing run failed: {line}\n{result.console[-2000:]}")
-        runs.append(line)
-        recs = result.records_of("swc_ct")
+    for v in variants:
+        recs = take("timing run").records_of("swc_ct")
         records += recs
         spread[v.key] = {(f"{r['op']}-{r['cache']}", r["bits"]): r for r in recs}
     # Placement: the same program (AES-128 only) linked for SRAM and executing in place, both on
     # the configuration with the XIP controller.
     placed: dict[tuple[str, str], dict[tuple[int, str], int]] = {}
     placed_sizes: dict[tuple[str, str], Sizes] = {}
-    done = len(builds) + 2 * len(variants)
-    # A smoke run places one variant: the full SoC simulates several times slower than 'base'.
-    for v in [variant(SMOKE_PLACED)] if ctx.smoke else variants:
-        for place in PLACEMENTS:
-            ctx.progress(done, total, f"sw_aes {v.key} AES-128 {place} on {XIP_CONFIG}")
-            done += 1
-            result, line = run_variant(BENCH_PROGRAM, v, extra=PLACEMENT_EXTRA, tag=PLACEMENT_TAG,
-                                       config=XIP_CONFIG, placement=place)
-            if result.status != "exit" or result.code != 0:
-                raise ToolError(f"sw_aes benchmark failed: {line}\n{result.console[-2000:]}")
-            runs.append(line)
-            recs = result.records_of("sw_aes")
-            records += [{**r, "placement": place, "soc": XIP_CONFIG} for r in recs]
-            placed[(v.key, place)] = {(r["bits"], r["metric"]): r["cycles"] for r in recs}
-            placed_sizes[(v.key, place)] = library_sizes(
-                elf_for(BENCH_PROGRAM, v, "-O2", PLACEMENT_TAG, place))
+    for v, place in placements:
+        recs = take("benchmark").records_of("sw_aes")
+        records += [{**r, "placement": place, "soc": XIP_CONFIG} for r in recs]
+        placed[(v.key, place)] = {(r["bits"], r["metric"]): r["cycles"] for r in recs}
+        placed_sizes[(v.key, place)] = library_sizes(elf_for(BENCH_PROGRAM, v, "-O2", PLACEMENT_TAG, place))
     enc_only: dict[str, tuple[Sizes, list[str]]] = {}
     for v in variants:
-        ctx.progress(total, total, f"sw_aes {v.key} encrypt-only link")
-        result, line = run_variant(BENCH_PROGRAM, v, extra=ENC_ONLY_EXTRA, tag=ENC_ONLY_TAG)
-        if result.status != "exit" or result.code != 0:
-            raise ToolError(f"sw_aes encrypt-only run failed: {line}\n{result.console[-2000:]}")
-        runs.append(line)
+        take("encrypt-only run")
         elf = elf_for(BENCH_PROGRAM, v, "-O2", ENC_ONLY_TAG)
         enc_only[v.key] = (library_sizes(elf), decryption_symbols(elf))
     tables_exp: dict[str, dict[tuple[int, str], int]] = {}
-    for key in [v.key for v in variants if v.key in ("ttable", "ttable-rt", "asm-ttable")]:
-        ctx.progress(total, total, f"sw_aes {key} two tables")
-        result, line = run_variant(BENCH_PROGRAM, variant(key), extra=TWO_TABLE_EXTRA, tag=TWO_TABLE_TAG)
-        if result.status != "exit" or result.code != 0:
-            raise ToolError(f"sw_aes two-table run failed: {line}\n{result.console[-2000:]}")
-        runs.append(line)
-        tables_exp[key] = {(r["bits"], r["metric"]): r["cycles"] for r in result.records_of("sw_aes")}
-        records += [{**r, "experiment": TWO_TABLE_TAG} for r in result.records_of("sw_aes")]
-    ctx.progress(total, total, "sw_aes done")
+    for v in two_table:
+        recs = take("two-table run").records_of("sw_aes")
+        tables_exp[v.key] = {(r["bits"], r["metric"]): r["cycles"] for r in recs}
+        records += [{**r, "experiment": TWO_TABLE_TAG} for r in recs]
+    # The instruction counter is Python: it runs once the builds it reads are done.
+    counts: dict[str, dict[tuple[int, str], int]] = {}
+    for v in variants:
+        ctx.progress(len(jobs), len(jobs), f"instruction count {v.key}")
+        counts[v.key] = {(r["bits"], r["metric"]): r["cycles"]
+                         for r in count_instructions(elf_for(BENCH_PROGRAM, v, "-O2", main_tag)) if r["kind"] == "sw_aes"}
     pub = published("sw-aes")
     tables = [_targets_table(perf, sizes, enc_only), _peer_table(perf, sizes, pub),
               _riot_table(placed, placed_sizes, pub), _placement_table(placed, placed_sizes), _full_table(perf),
