@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, Verdict, published, run_line
+from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, Verdict, published, run_line, side_by_side
 from aesoc.bench.clock import Clock, soc_clock
 from aesoc.plots import line_chart, stacked_bars
 from aesoc.run import build_and_run
@@ -80,17 +80,15 @@ def run(ctx: BenchContext) -> BenchResult:
     records: dict[str, list[dict[str, Any]]] = {}
     runs: list[str] = []
     params: dict[str, dict[str, int]] = {}  # each configuration's AES instance, elaborated once
-    for i, (engine, config) in enumerate(ENGINES.items()):
-        ctx.progress(i, len(ENGINES) + 1, f"dma_aes firmware on '{config}'")
-        result, line = build_and_run(PROGRAM, config, name="dma_aes_smoke" if ctx.smoke else None,
-                                     cflags=(*CFLAGS, *SMOKE) if ctx.smoke else CFLAGS, libs=("crypto",),
-                                     max_cycles=MAX_CYCLES)
+    outcomes = side_by_side(ctx, [(f"dma_aes firmware on '{config}'", lambda config=config: build_and_run(
+        PROGRAM, config, name="dma_aes_smoke" if ctx.smoke else None, cflags=(*CFLAGS, *SMOKE) if ctx.smoke else CFLAGS,
+        libs=("crypto",), max_cycles=MAX_CYCLES)) for config in ENGINES.values()])
+    for (engine, config), (result, line) in zip(ENGINES.items(), outcomes):
         if result.status != "exit" or result.code != 0:
             raise ToolError(f"dma_aes firmware failed: {line}\n{result.console[-2000:]}")
         records[engine] = result.records
         runs.append(line)
         params[config] = aes_params(config)
-    ctx.progress(len(ENGINES), len(ENGINES) + 1, "SoC clocks for MB/s, tables")
     clocks = {engine: soc_clock(ctx, config) for engine, config in ENGINES.items()}
 
     def sweep(engine: str) -> dict[tuple[str, int, str, int], dict[str, Any]]:
@@ -290,7 +288,6 @@ def run(ctx: BenchContext) -> BenchResult:
                "interrupt in this table."],
     ))
 
-    ctx.progress(len(ENGINES) + 1, len(ENGINES) + 1, "done")
     return BenchResult(
         tables=tables,
         records=[{**r, "engine": engine} for engine, rs in records.items() for r in rs],

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, Verdict, published, run_line
+from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, Verdict, published, run_line, side_by_side
 from aesoc.bench.clock import Clock, soc_clock
 from aesoc.bench.sw_aes import CONFIG, Variant, count_instructions, run_variant, variant
 from aesoc.run import build_and_run
@@ -49,9 +49,12 @@ def run(ctx: BenchContext) -> BenchResult:
     cpb: dict[tuple[str, str], dict[str, float]] = {}
     runs: list[str] = []
     records: list[dict[str, Any]] = []
-    for i, (v, opt) in enumerate(builds):
-        ctx.progress(i, len(builds), f"mbedtls-style {v.key} {opt}")
-        result, line = run_variant(PROGRAM, v, opt=opt)
+    outcomes = side_by_side(ctx, [
+        *[(f"mbedtls-style {v.key} {opt}", lambda v=v, opt=opt: run_variant(PROGRAM, v, opt=opt)) for v, opt in builds],
+        *[(f"mbedtls-style hardware rows on '{config}'",
+           lambda config=config: build_and_run(HW_PROGRAM, config, libs=("crypto",)))
+          for config in hw_configs.values()]])
+    for (v, opt), (result, line) in zip(builds, outcomes):
         if result.status != "exit" or result.code != 0:
             raise ToolError(f"mbedtls-style firmware failed: {line}\n{result.console[-2000:]}")
         runs.append(line)
@@ -59,16 +62,13 @@ def run(ctx: BenchContext) -> BenchResult:
         records += [{**r, "opt": opt} for r in recs]
         cpb[(v.key, opt)] = {r["alg"]: r["cycles"] / r["bytes"] for r in recs}
     hw_cpb: dict[str, dict[str, float]] = {}
-    for engine, config in hw_configs.items():
-        ctx.progress(len(builds), len(builds), f"mbedtls-style hardware rows on '{config}'")
-        result, line = build_and_run(HW_PROGRAM, config, libs=("crypto",))
+    for engine, (result, line) in zip(hw_configs, outcomes[len(builds):]):
         if result.status != "exit" or result.code != 0:
             raise ToolError(f"mbedtls-style hardware firmware failed: {line}\n{result.console[-2000:]}")
         runs.append(line)
         recs = result.records_of("mbedtls_style_hw")
         records += recs
         hw_cpb[engine] = {r["alg"]: r["cycles"] / r["bytes"] for r in recs}
-    ctx.progress(len(builds), len(builds), "mbedtls-style: SoC clocks for KB/s")
     sw_clock = soc_clock(ctx, CONFIG)
     hw_clocks = {engine: soc_clock(ctx, config) for engine, config in hw_configs.items()}
     pub = published("mbedtls-style")

@@ -14,7 +14,7 @@ import secrets
 from typing import Any
 
 from aesoc import image
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Table
+from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, side_by_side
 from aesoc.firmware import build as build_fw
 from aesoc.run import RunResult, build_and_run
 from aesoc.soc import load_config
@@ -57,19 +57,16 @@ def run(ctx: BenchContext) -> BenchResult:
     bytes_of: dict[str, int] = {}
     records: list[dict[str, Any]] = []
     runs: list[str] = []
-    for index, place in enumerate(PLACES):
-        ctx.progress(index, len(PLACES), f"xip-exec, {PLACE_LABEL[place]}")
-        if place == "sram":
-            result, line = build_and_run(PROGRAM, CONFIG, cflags=CFLAGS, libs=LIBS)
-        else:
-            result, line = build_and_run(PROGRAM, CONFIG, cflags=CFLAGS, libs=LIBS, placement="xip",
-                                         image=descs[place])
+    outcomes = side_by_side(ctx, [(f"xip-exec, {PLACE_LABEL[place]}", lambda place=place: (
+        build_and_run(PROGRAM, CONFIG, cflags=CFLAGS, libs=LIBS) if place == "sram" else
+        build_and_run(PROGRAM, CONFIG, cflags=CFLAGS, libs=LIBS, placement="xip", image=descs[place])))
+        for place in PLACES])
+    for place, (result, line) in zip(PLACES, outcomes):
         for r in _checked(result, line):
             cycles[(place, r["kernel"], r["cache"])] = r["cycles"]
             bytes_of[r["kernel"]] = r["bytes"]
         records += result.records
         runs.append(line)
-    ctx.progress(len(PLACES), len(PLACES), "tables")
 
     rows: list[list[Any]] = []
     for kernel in KERNELS:

@@ -17,7 +17,7 @@ import secrets
 from typing import Any
 
 from aesoc import image
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, published, run_line
+from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, published, run_line, side_by_side
 from aesoc.bench.clock import Clock, soc_clock
 from aesoc.firmware import build as build_fw
 from aesoc.run import RunResult, build_and_run
@@ -108,10 +108,10 @@ def run(ctx: BenchContext) -> BenchResult:
     latency: dict[tuple[str, int], dict[str, Any]] = {}
     records: list[dict[str, Any]] = []
     runs: list[str] = []
-    for index, img in enumerate(IMAGES):
-        ctx.progress(index, len(IMAGES), f"xip-read, {IMAGE_LABEL[img]}")
-        result, line = build_and_run(PROGRAM, CONFIG, name=name, cflags=cflags, placement="xip",
-                                     image=descs[img], max_cycles=MAX_CYCLES)
+    outcomes = side_by_side(ctx, [(f"xip-read, {IMAGE_LABEL[img]}", lambda img=img: build_and_run(
+        PROGRAM, CONFIG, name=name, cflags=cflags, placement="xip", image=descs[img], max_cycles=MAX_CYCLES))
+        for img in IMAGES])
+    for img, (result, line) in zip(IMAGES, outcomes):
         _checked(result, line)
         runs.append(line)
         records += [{**r, "image": img} for r in result.records]
@@ -119,7 +119,6 @@ def run(ctx: BenchContext) -> BenchResult:
             cells[(img, r["size"], r["pattern"], r["access"], r["dcache"])] = r
         for r in result.records_of("xip_latency"):
             latency[(img, r["cont"])] = r
-    ctx.progress(len(IMAGES), len(IMAGES), "tables")
     expected = {(img, s, p, a, d) for img in IMAGES for s in sizes for p, a in ROWS for d in DCACHE}
     if set(cells) != expected:
         raise ToolError(f"xip-read: missing measurements {sorted(expected - set(cells))[:4]}")
