@@ -11,11 +11,22 @@ from typing import Any
 
 from aesoc import outcome
 from aesoc.firmware import Placement
-from aesoc.toolchain import ToolError, tool_slot
+from aesoc.toolchain import BUILD, ToolError, tool_slot, write_atomic
 
 RECORD_PREFIX = "@@AESOC "
 SUMMARY_PREFIX = "AESOC_SIM "
 ACTIVITY_PREFIX = "AESOC_ACTIVITY "
+# Outputs of finished simulations, by the digest of everything the run reads (see `run`).
+REUSED_RUNS = BUILD / "runs"
+_reuse = False
+
+
+def set_reuse(on: bool) -> None:
+    """Whether `run` may answer from REUSED_RUNS (`aesoc bench` turns it on): a simulation is
+    deterministic, so the same model binary, ELF, flash image, KEK and cycle limit give the same
+    output; anything that differs (a rebuilt model, a changed program) runs again."""
+    global _reuse
+    _reuse = on
 
 
 @dataclass(frozen=True)
@@ -43,6 +54,7 @@ class RunResult:
     stderr: str
     records: list[dict[str, Any]] = field(default_factory=list)
     activity: list[ActivityWindow] = field(default_factory=list)
+    reused: bool = False  # the output of an identical earlier run (set_reuse), not simulated now
 
     @property
     def outcome(self) -> str:
@@ -86,12 +98,13 @@ def wall_limit_s(max_cycles: int) -> float:
 
 def run(sim: Path, elf: Path, *, max_cycles: int = outcome.DEFAULT_MAX_CYCLES, trace: Path | None = None,
         trace_from: int = 0, trace_to: int | None = None, timeout_s: float | None = None,
-        flash_image: Path | None = None, kek: bytes | None = None) -> RunResult:
+        flash_image: Path | None = None, kek: bytes | None = None, reuse: bool = True) -> RunResult:
     """Run one ELF to completion; never raises for a firmware failure, only for harness faults.
 
     `flash_image` fills the flash (the ELF's own flash segments are then not loaded); `kek` is the
     part's OTP key-encryption key (default: the harness's). Neither appears in any output.
-    `timeout_s` (default: wall_limit_s(max_cycles)) ends a run that takes longer as an error."""
+    `timeout_s` (default: wall_limit_s(max_cycles)) ends a run that takes longer as an error.
+    With `set_reuse(True)` and `reuse`, an identical earlier run's output answers (RunResult.reused)."""
     cmd = [str(sim), "--max-cycles", str(max_cycles)]
     if flash_image is not None:
         cmd += ["--flash-image", str(flash_image)]
@@ -105,6 +118,11 @@ def run(sim: Path, elf: Path, *, max_cycles: int = outcome.DEFAULT_MAX_CYCLES, t
             cmd += ["--trace-to", str(trace_to)]
     cmd.append(str(elf))
     limit = wall_limit_s(max_cycles) if timeout_s is None else timeout_s
+    # Never reused: a traced run (its waveform file is an output) or one a caller wants timed.
+    saved = _saved_run(sim, elf, flash_image, kek, max_cycles) if _reuse and reuse and trace is None else None
+    if saved is not None and saved.is_file():
+        stdout, stderr = json.loads(saved.read_text())
+        return _result(stdout, stderr, reused=True)
     with tool_slot():
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=limit)
@@ -112,9 +130,24 @@ def run(sim: Path, elf: Path, *, max_cycles: int = outcome.DEFAULT_MAX_CYCLES, t
             raise ToolError(f"{elf.name} on {sim}: the simulation ran past its wall-clock limit of {limit:.0f} s "
                             f"(--max-cycles {max_cycles}) and was stopped; a loaded machine simulates slower, "
                             "so run it with fewer jobs (-j) or on an idle machine") from exc
-    summary_lines = [ln for ln in proc.stderr.splitlines() if ln.startswith(SUMMARY_PREFIX)]
+    result = _result(proc.stdout, proc.stderr, returncode=proc.returncode)
+    if saved is not None:
+        saved.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(saved, json.dumps([proc.stdout, proc.stderr]))
+    return result
+
+
+def _saved_run(sim: Path, elf: Path, flash_image: Path | None, kek: bytes | None, max_cycles: int) -> Path:
+    digest = hashlib.sha256(repr((max_cycles, kek)).encode())
+    for path in (sim, elf, flash_image):
+        digest.update(hashlib.sha256(path.read_bytes()).digest() if path is not None else b"-")
+    return REUSED_RUNS / f"run-{digest.hexdigest()[:24]}.json"
+
+
+def _result(stdout: str, stderr: str, returncode: int | None = None, reused: bool = False) -> RunResult:
+    summary_lines = [ln for ln in stderr.splitlines() if ln.startswith(SUMMARY_PREFIX)]
     if not summary_lines:
-        raise ToolError(f"simulator ended without a summary (exit {proc.returncode}):\n{proc.stderr[-2000:]}")
+        raise ToolError(f"simulator ended without a summary (exit {returncode}):\n{stderr[-2000:]}")
     summary = json.loads(summary_lines[-1][len(SUMMARY_PREFIX):])
     return RunResult(
         status=summary["status"],
@@ -122,10 +155,11 @@ def run(sim: Path, elf: Path, *, max_cycles: int = outcome.DEFAULT_MAX_CYCLES, t
         cycles=int(summary["cycles"]),
         seconds=float(summary["seconds"]),
         khz=float(summary["khz"]),
-        console=proc.stdout,
-        stderr=proc.stderr,
-        records=parse_records(proc.stdout),
-        activity=parse_activity(proc.stderr),
+        console=stdout,
+        stderr=stderr,
+        records=parse_records(stdout),
+        activity=parse_activity(stderr),
+        reused=reused,
     )
 
 
@@ -174,7 +208,8 @@ def build_and_run(program: Path, config_name: str = "full", *, name: str | None 
                   cflags: tuple[str, ...] = ("-O2",), libs: tuple[str, ...] = (),
                   max_cycles: int = outcome.DEFAULT_MAX_CYCLES, placement: Placement = "sram",
                   image: Path | None = None, kek: bytes | None = None, trace: Path | None = None,
-                  trace_from: int = 0, trace_to: int | None = None, activity: bool = False) -> tuple[RunResult, str]:
+                  trace_from: int = 0, trace_to: int | None = None, activity: bool = False,
+                  reuse: bool = True) -> tuple[RunResult, str]:
     """Build the SoC model and one program (a firmware folder, or an ELF file as it is), run it;
     return the result and a line naming the run.
 
@@ -184,7 +219,8 @@ def build_and_run(program: Path, config_name: str = "full", *, name: str | None 
     `kek` to simulate a part whose KEK differs. Without `image` the ELF's flash segments are
     loaded as they are (plaintext, no key table). `trace` writes an FST waveform of cycles
     [trace_from, trace_to] (the model is built with tracing). `activity` runs on the activity model,
-    which reports the toggles of each window the firmware marks (RunResult.activity).
+    which reports the toggles of each window the firmware marks (RunResult.activity). `reuse`:
+    False for a run whose wall time is the measure (see set_reuse); the line says when it was reused.
     """
     from aesoc import firmware, soc
     from aesoc.toolchain import REPO
@@ -202,8 +238,9 @@ def build_and_run(program: Path, config_name: str = "full", *, name: str | None 
     where = elf.relative_to(REPO) if elf.is_relative_to(REPO) else elf
     bin_path, part_kek, image_what = prepare_flash(elf, placement, image, kek)
     result = run(sim, elf, max_cycles=max_cycles, flash_image=bin_path, kek=part_kek, trace=trace,
-                 trace_from=trace_from, trace_to=trace_to)
+                 trace_from=trace_from, trace_to=trace_to, reuse=reuse)
     model = " (activity model)" if activity else ""
+    reused = "; output reused from an identical earlier run (same model, program, image)" if result.reused else ""
     line = (f"{where}{flags}{image_what} on SoC config '{config_name}'{model}: {result.status} "
-            f"{result.code} ({result.outcome}) after {result.cycles} cycles at {result.khz:.0f} kHz simulated")
+            f"{result.code} ({result.outcome}) after {result.cycles} cycles at {result.khz:.0f} kHz simulated{reused}")
     return result, line

@@ -88,3 +88,25 @@ def test_wall_limit_follows_max_cycles() -> None:
     # dma-aes's 400 M-cycle runs on the dma-unrolled SoC (90-100 kHz idle) outlived a fixed 1,800 s.
     assert wall_limit_s(400_000_000) >= 400_000_000 / 90_000 * 4
     assert wall_limit_s(1000) == 1800.0  # short runs keep the floor
+
+
+def test_bench_reuses_identical_runs_only(sim: Path, build_fw: Callable[..., Path], tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """With reuse on (`aesoc bench`), a run whose model, ELF, image, KEK and cycle limit are all
+    unchanged answers from the saved output; any change, or a caller that times the run, simulates."""
+    from aesoc import run as run_module
+
+    monkeypatch.setattr(run_module, "REUSED_RUNS", tmp_path / "runs")
+    monkeypatch.setattr(run_module, "_reuse", True)
+    elf = build_fw("tests/hello")
+    first = run(sim, elf)
+    assert not first.reused and first.code == 7
+    again = run(sim, elf)
+    assert again.reused and (again.code, again.cycles, again.console) == (first.code, first.cycles, first.console)
+    assert not run(sim, elf, max_cycles=outcome.DEFAULT_MAX_CYCLES - 1).reused
+    assert not run(sim, elf, reuse=False).reused
+    copy = tmp_path / "hello.elf"
+    copy.write_bytes(elf.read_bytes()[:-1] + bytes([elf.read_bytes()[-1] ^ 1]))  # another program
+    assert not run(sim, copy).reused
+    monkeypatch.setattr(run_module, "_reuse", False)
+    assert not run(sim, elf).reused  # outside `aesoc bench`, every run simulates

@@ -29,6 +29,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskID, Text
                            TimeRemainingColumn)
 
 from aesoc.bench import Benchmark, BenchContext, BenchResult
+from aesoc.run import set_reuse
 from aesoc.toolchain import REPO, ToolError, set_jobs, set_status, set_verbose
 
 WIDTH = 60  # characters of a bar's description
@@ -123,6 +124,16 @@ def run_all(registry: dict[str, Benchmark], names: list[str], results_dir: Path,
     ToolError naming every one that failed (the others' results are still written)."""
     set_jobs(jobs)
     set_verbose(verbose)
+    # A warm `aesoc bench` re-simulates nothing whose model, program and image are unchanged.
+    set_reuse(True)
+    try:
+        _run_all(registry, names, results_dir, smoke=smoke, place=place, verbose=verbose)
+    finally:
+        set_reuse(False)
+
+
+def _run_all(registry: dict[str, Benchmark], names: list[str], results_dir: Path, *, smoke: bool, place: bool,
+             verbose: bool) -> None:
     failures: dict[str, str] = {}
     with Display(verbose, len(names)) as display:
         def one(name: str) -> None:
