@@ -2,7 +2,7 @@
 
 A program is a folder of C and assembly sources (fw/tests/NAME, fw/bench/NAME, or an IP's
 fw/ folder); it is linked with crt0, the common library fw/lib and every IP driver under
-ip/*/sw. The ELF lands in build/fw/, rebuilt only when a source or flag changed.
+ip/*/sw. The ELF lands in build/fw/CONFIG/NAME/, rebuilt only when a source or flag changed.
 
 Placement "sram" (fw/link.ld) puts everything in SRAM0. Placement "xip" (fw/link_xip.ld) executes
 in place from the flash: code, read-only data and the load image of .data in the flash window, a
@@ -61,6 +61,13 @@ def _sources(program_dir: Path) -> list[Path]:
     return found
 
 
+def elf_path(config_name: str, name: str) -> Path:
+    """Where build() links program `name` for SoC configuration `config_name`: one folder per
+    configuration, since its generated headers differ, so that two builds of one program for two
+    configurations (run side by side) never replace each other's ELF before it is simulated."""
+    return BUILD / "fw" / config_name / name / f"{name}.elf"
+
+
 def build(program_dir: Path, config: SocConfig, *, name: str | None = None,
           cflags: tuple[str, ...] = ("-O2",), libs: tuple[str, ...] = (),
           placement: Placement = "sram") -> Firmware:
@@ -108,8 +115,8 @@ def build(program_dir: Path, config: SocConfig, *, name: str | None = None,
     h = hashlib.sha256(" ".join(cmd).encode())
     for path in inputs:
         h.update(path.read_bytes())
-    out_dir = BUILD / "fw" / name
-    elf = out_dir / f"{name}.elf"
+    elf = elf_path(config.name, name)
+    out_dir = elf.parent
     stamp = out_dir / ".digest"
 
     def current() -> bool:
@@ -120,7 +127,7 @@ def build(program_dir: Path, config: SocConfig, *, name: str | None = None,
     # One build of a program at a time across processes (pytest-xdist workers, two benchmarks);
     # the ELF and map are linked under temporary names and renamed, so a simulation started
     # from the old ELF never reads a half-written one.
-    with file_lock(BUILD / "fw" / f".{name}.lock"):
+    with file_lock(out_dir.parent / f".{name}.lock"):
         if current():
             return Firmware(name, elf)
         out_dir.mkdir(parents=True, exist_ok=True)

@@ -57,7 +57,7 @@ def _build_hello(queue: multiprocessing.Queue) -> None:  # type: ignore[type-arg
 
 
 def test_firmware_built_by_two_processes_at_once_is_linked_once() -> None:
-    out = toolchain.BUILD / "fw" / "lock-test-hello"
+    out = firmware.elf_path("base", "lock-test-hello").parent
     for stale in out.glob("*"):
         stale.unlink()
     queue: multiprocessing.Queue = _FORK.Queue()  # type: ignore[type-arg]

