@@ -18,16 +18,14 @@ renders the same tables from what that run measured, so the test suite exercises
 
 from __future__ import annotations
 
-import threading
 import tomllib
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from aesoc.pnr import SEEDS, Design, PlaceResult, place_fitting, placed_fitting
+from aesoc.pnr import SEEDS, Design, PlaceResult, Progress, place_fitting, placed_fitting, run_jobs
 
 from aesoc.toolchain import REPO
 
@@ -80,23 +78,25 @@ class BenchContext:
         return place_fitting(design, devices, seeds) if self.place else placed_fitting(design, devices, seeds)
 
 
+class _Finished(Progress):
+    """pnr.run_jobs's progress, reported on the benchmark's own bar."""
+
+    def __init__(self, ctx: BenchContext, total: int) -> None:
+        super().__init__("bench", total)
+        self.ctx = ctx
+
+    def step(self, what: str) -> None:
+        with self.lock:
+            self.done += 1
+            self.ctx.progress(self.done, self.total, f"finished {what}")
+
+
 def side_by_side(ctx: BenchContext, jobs: Sequence[tuple[str, Callable[[], T]]]) -> list[T]:
-    """Run a benchmark's independent jobs (label, job) on threads; results in order. Each job's
-    tools hold the slots of aesoc.toolchain, so however many benchmarks do this at once, no more
-    tools run than `-j` allows, and a benchmark's runs no longer queue behind one another."""
-    finished = 0
-    lock = threading.Lock()
-
-    def one(label: str, job: Callable[[], T]) -> T:
-        nonlocal finished
-        result = job()
-        with lock:
-            finished += 1
-            ctx.progress(finished, len(jobs), f"finished {label}")
-        return result
-
-    with ThreadPoolExecutor(max_workers=max(1, len(jobs))) as pool:
-        return list(pool.map(lambda j: one(*j), jobs))
+    """Run a benchmark's independent jobs (label, job) with pnr.run_jobs; results in order. Each
+    job's tools hold the slots of aesoc.toolchain, so however many benchmarks do this at once, no
+    more tools run than `-j` allows, and a benchmark's runs no longer queue behind one another."""
+    labels = [label for label, _ in jobs]
+    return run_jobs([job for _, job in jobs], labels, "bench", progress=_Finished(ctx, len(jobs)))
 
 
 @dataclass(frozen=True)
