@@ -232,6 +232,34 @@ package aes_pkg;
     bswap = {w[7:0], w[15:8], w[23:16], w[31:24]};
   endfunction
 
+  // The S-box (inv 0) or inverse S-box (inv 1) as a table, entry x in bits [8 * x +: 8], for
+  // the table and ROM implementations and the SoC models. Derived at elaboration from FIPS-197
+  // section 5.1.1 directly: {03} generates the multiplicative group, so {03}^i has the inverse
+  // {03}^(255 - i), and the affine map is b ^ rotl(b, 1..4) ^ {63}. Not the tower-field functions
+  // above: Yosys evaluates a constant function by interpreting it, and 512 tower-field calls cost
+  // about 40 s per elaboration, these two passes about 1 s.
+  function automatic logic [2047:0] sbox_table(logic inv);
+    logic [2047:0] pow;  // {03}^i in bits [8 * i +: 8]
+    logic [11:0] bb;  // b then its top half: rotl(b, k) = bb[11-k -: 8]
+    logic [7:0] p, x, s;
+    pow = '0;
+    p   = 8'h01;
+    for (int i = 0; i < 255; i++) begin
+      pow[8 * i +: 8] = p;
+      p = p ^ xtime(p);
+    end
+    sbox_table = '0;
+    if (inv) sbox_table[8 * AFFINE_C +: 8] = 8'h00;  // 0 has no inverse: S(0) = {63}
+    else sbox_table[7:0] = AFFINE_C;
+    for (int i = 0; i < 255; i++) begin
+      x  = pow[8 * i +: 8];
+      bb = {pow[8 * ((255 - i) % 255) +: 8], pow[8 * ((255 - i) % 255) + 4 +: 4]};
+      s  = bb[11:4] ^ bb[10:3] ^ bb[9:2] ^ bb[8:1] ^ bb[7:0] ^ AFFINE_C;
+      if (inv) sbox_table[8 * s +: 8] = x;
+      else sbox_table[8 * x +: 8] = s;
+    end
+  endfunction
+
 endpackage
 
 `default_nettype wire

@@ -12,17 +12,11 @@ module aes_sbox #(
 );
 `ifdef AESOC_SIM_SBOX_TABLE
   // SoC simulation models only (aesoc.soc.build_model): the same function as a table read, built at
-  // elaboration from the tower-field functions below, because Verilator evaluates every S-box of
-  // every engine in every cycle and the tower field was a quarter of a full SoC's simulation time.
-  // Block tests, synthesis, gate-level tests and the activity model take the tower field.
-  function automatic logic [2047:0] build_table(logic inv);
-    for (int x = 0; x < 256; x++) begin
-      build_table[8 * x +: 8] = inv ? aes_pkg::sbox_inv(8'(x)) : aes_pkg::sbox_fwd(8'(x));
-    end
-  endfunction
-
-  localparam logic [2047:0] FWD = build_table(1'b0);
-  localparam logic [2047:0] INV = build_table(1'b1);
+  // elaboration by aes_pkg::sbox_table, because Verilator evaluates every S-box of every engine in
+  // every cycle and the tower field was a quarter of a full SoC's simulation time. Block tests,
+  // synthesis, gate-level tests and the activity model take the tower field.
+  localparam logic [2047:0] FWD = aes_pkg::sbox_table(1'b0);
+  localparam logic [2047:0] INV = aes_pkg::sbox_table(1'b1);
 
   if (DecEnable) begin : gen_fwd_inv
     assign data_o = inv_i ? INV[8 * data_i +: 8] : FWD[8 * data_i +: 8];

@@ -7,7 +7,7 @@
 // read register is the ROM's own (an iCE40 SB_RAM40_4K or ECP5 DP16KD output latch), so a
 // caller presents next cycle's byte. Forward and inverse tables share one 512 x 8 ROM, the
 // direction as address bit 8 (DecEnable 0: the 256-entry forward table only). The tables are
-// built at elaboration from aes_pkg.
+// built at elaboration by aes_pkg::sbox_table.
 //
 // Zeroise: every entry is stored XOR S(0) and corrected on the way out, so the read register
 // holds zero after a read of address 0 (forward), which a caller makes under clear_i and
@@ -22,9 +22,11 @@ module aes_sbox_rom #(
   input  logic       inv_i,   // ignored without DecEnable
   output logic [7:0] data_o
 );
-  localparam int unsigned Depth = DecEnable ? 512 : 256;
-  localparam int unsigned AW    = DecEnable ? 9 : 8;
-  localparam logic [7:0]  S0    = aes_pkg::sbox_fwd(8'h00);
+  localparam int unsigned   Depth  = DecEnable ? 512 : 256;
+  localparam int unsigned   AW     = DecEnable ? 9 : 8;
+  // Entry a in bits [8 * a +: 8]: the forward table, then the inverse one.
+  localparam logic [4095:0] Tables = {aes_pkg::sbox_table(1'b1), aes_pkg::sbox_table(1'b0)};
+  localparam logic [7:0]    S0     = Tables[7:0];
 
   (* rom_style = "block" *) logic [7:0] rom [Depth];  // one block RAM, never LUTs or FFs
   logic [7:0]    data_q;
@@ -32,7 +34,7 @@ module aes_sbox_rom #(
 
   initial begin
     for (int a = 0; a < Depth; a++) begin
-      rom[a] = S0 ^ ((a >= 256) ? aes_pkg::sbox_inv(8'(a)) : aes_pkg::sbox_fwd(8'(a)));
+      rom[a] = S0 ^ Tables[8 * a +: 8];
     end
   end
 

@@ -4,8 +4,9 @@
 `default_nettype none
 
 // Impl 0: aes_sbox, the tower-field inverter shared by both directions (as the round datapath).
-// Impl 1: tables, forward and inverse, 256 entries each, built at elaboration from aes_pkg and
-//         left to synthesis as a lookup (a ROM read, or logic where no ROM fits).
+// Impl 1: tables, forward and inverse, 256 entries each, built at elaboration by
+//         aes_pkg::sbox_table and left to synthesis as a lookup (a ROM read, or logic where no
+//         ROM fits).
 // docs/aes_engine.md compares the two per FPGA family: the engine is smaller with the tower
 // field on iCE40 and on ECP5, so 0 stays the default.
 module aes_sbox_sel #(
@@ -16,16 +17,9 @@ module aes_sbox_sel #(
   input  logic       inv_i,
   output logic [7:0] data_o
 );
-  // Table of the S-box (or its inverse), entry x in bits [8 * x +: 8].
-  function automatic logic [2047:0] build_table(logic inv);
-    for (int x = 0; x < 256; x++) begin
-      build_table[8 * x +: 8] = inv ? aes_pkg::sbox_inv(8'(x)) : aes_pkg::sbox_fwd(8'(x));
-    end
-  endfunction
-
   if (Impl == 1) begin : gen_table
-    localparam logic [2047:0] FWD = build_table(1'b0);
-    localparam logic [2047:0] INV = build_table(1'b1);
+    localparam logic [2047:0] FWD = aes_pkg::sbox_table(1'b0);
+    localparam logic [2047:0] INV = aes_pkg::sbox_table(1'b1);
 
     logic [7:0] fwd;
     assign fwd = FWD[8 * data_i +: 8];
