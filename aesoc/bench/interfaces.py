@@ -10,10 +10,12 @@ and of the AES block (docs/aes_interfaces.md); that run's cycles must equal the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from aesoc.area import area, soc_blocks
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, Verdict, published, run_line
+from aesoc.bench import (Benchmark, BenchContext, BenchResult, Point, Table, Verdict, published, run_line,
+                         side_by_side)
 from aesoc.bench.clock import soc_clock
 from aesoc.elfsize import c_function_lines, symbol_bytes
 from aesoc.firmware import build as build_fw
@@ -126,26 +128,31 @@ def activity_table(records: list[dict[str, Any]], act_line: str) -> Table:
     )
 
 
+def _checked_run(activity: bool) -> tuple[RunResult, str]:
+    result, line = build_and_run(PROGRAM, CONFIG, cflags=CFLAGS, libs=("crypto",), activity=activity)
+    if result.status != "exit" or result.code != 0:
+        model = " on the activity model" if activity else ""
+        raise ToolError(f"interfaces firmware failed{model}: {line}\n{result.console[-2000:]}")
+    return result, line
+
+
 def run(ctx: BenchContext) -> BenchResult:
     config = load_config(CONFIG)
-    ctx.progress(0, 4, "interfaces firmware")
-    result, line = build_and_run(PROGRAM, CONFIG, cflags=CFLAGS, libs=("crypto",))
-    if result.status != "exit" or result.code != 0:
-        raise ToolError(f"interfaces firmware failed: {line}\n{result.console[-2000:]}")
-    ctx.progress(1, 4, "interfaces firmware on the activity model")
-    act, act_line = build_and_run(PROGRAM, CONFIG, cflags=CFLAGS, libs=("crypto",), activity=True)
-    if act.status != "exit" or act.code != 0:
-        raise ToolError(f"interfaces firmware failed on the activity model: {act_line}\n{act.console[-2000:]}")
+    blocks = soc_blocks(config)
+    names = sorted({b for bs in WAY_BLOCKS.values() for b in bs})
+    # The timing run, the activity run and each block's synthesis are independent: side by side.
+    jobs: list[tuple[str, Callable[[], Any]]] = [
+        ("interfaces firmware", lambda: _checked_run(False)),
+        ("interfaces firmware on the activity model", lambda: _checked_run(True)),
+        *[(f"synthesis of {n} (Yosys, cached)", lambda n=n: area(blocks[n])) for n in names]]
+    (result, line), (act, act_line), *areas = side_by_side(ctx, jobs)
+    block_area = dict(zip(names, areas))
     toggles = activity_records(config, result, act)
     elf = build_fw(PROGRAM, config, cflags=CFLAGS, libs=("crypto",)).elf
     meas = {(r["way"], r["measure"]): r for r in result.records_of("interfaces")}
     if any(not r["ok"] for r in meas.values()):
         raise ToolError("an interface produced a wrong ciphertext; see the firmware records")
 
-    ctx.progress(2, 4, "synthesis (Yosys, cached)")
-    blocks = soc_blocks(config)
-    block_area = {name: area(blocks[name]) for name in {b for bs in WAY_BLOCKS.values() for b in bs}}
-    ctx.progress(3, 4, "SoC clock for MB/s (placed and routed, cached)")
     clock = soc_clock(ctx, CONFIG)
 
     paper = published("interfaces")
@@ -194,7 +201,6 @@ def run(ctx: BenchContext) -> BenchResult:
     )
     plot = bar_chart(ctx.results_dir / "interfaces_cycles.png", [WAY_LABEL[w] for w in WAYS],
                      [complete[w] for w in WAYS], title="One complete AES-128 block", ylabel="cycles")
-    ctx.progress(4, 4, "done")
     return BenchResult(
         tables=[ours, compare, activity_table(toggles, act_line)],
         records=result.records + toggles,
