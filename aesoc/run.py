@@ -29,6 +29,11 @@ def set_reuse(on: bool) -> None:
     _reuse = on
 
 
+def reuse_on() -> bool:
+    """Whether deterministic results may be answered from an identical earlier run (set_reuse)."""
+    return _reuse
+
+
 @dataclass(frozen=True)
 class ActivityWindow:
     """Toggles of one firmware-marked window (activity model only): cycles [start, end] and, per

@@ -391,6 +391,34 @@ def test_instruction_counter_runs_the_firmware_faithfully() -> None:
     check_records(sw_aes.count_instructions(elf), cs, v.key)
 
 
+
+def test_instruction_counter_errors_and_reuse(tmp_path: Path) -> None:
+    """The counter runs in a process of its own: a file that is no ELF is a clear error, not a
+    hang or an empty count. Under `aesoc bench` (set_reuse) a second count of the same ELF is
+    answered from the saved first one, which a count outside it never reads."""
+    from aesoc import run as arun
+    from aesoc.toolchain import ToolError
+
+    bad = tmp_path / "not-an.elf"
+    bad.write_bytes(b"\x7fELF but not really")
+    with pytest.raises(ToolError, match="instruction counter on not-an.elf failed"):
+        sw_aes.count_instructions(bad)
+    elf = firmware.build(REPO / "fw" / "tests" / "hello", load_config(sw_aes.CONFIG), name="hello-iss").elf
+    saved = sw_aes._saved_count(elf, 1_000_000)
+    saved.unlink(missing_ok=True)
+    first = sw_aes.count_instructions(elf, 1_000_000)
+    assert not saved.exists()
+    arun.set_reuse(True)
+    try:
+        assert sw_aes.count_instructions(elf, 1_000_000) == first and saved.is_file()
+        saved.write_text('[{"kind": "planted"}]')  # shows that the answer came from the file
+        assert sw_aes.count_instructions(elf, 1_000_000) == [{"kind": "planted"}]
+    finally:
+        arun.set_reuse(False)
+        saved.unlink(missing_ok=True)
+    with pytest.raises(ToolError, match="did not exit within 10 instructions"):
+        sw_aes.count_instructions(elf, 10)
+
 # ---- assembly variants ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("v", [v for v in sw_aes.VARIANTS if v.asm], ids=lambda v: v.key)
