@@ -11,14 +11,17 @@ latency plus one block per bottleneck period.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
+from aesoc.area import Block, area, soc_blocks
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, Verdict, published, run_line, side_by_side
 from aesoc.bench.clock import Clock, soc_clock
 from aesoc.plots import line_chart, stacked_bars
 from aesoc.run import build_and_run
 from aesoc.soc import load_config
+from aesoc.synth import SynthResult, tool_version
 from aesoc.toolchain import REPO, ToolError
 
 PROGRAM = REPO / "fw" / "bench" / "dma_aes"
@@ -37,6 +40,9 @@ AES_ROUNDS = {128: 10, 192: 12, 256: 14}
 # The whole sweep (every size, key, mode and DMA configuration) is one long run.
 MAX_CYCLES = 400_000_000
 SMOKE = ("-DDMA_AES_SMOKE",)  # the firmware's short run: default configuration, AES-128, software up to 1 KB
+# Area of a DMA-fed option: the blocks of its SoC configuration that carry it, summed as the
+# interfaces benchmark sums its options (aesoc.area; SRAM maps to block RAM and is not counted).
+AREA_BLOCKS = ("cpu", "xbar", "sysctrl", "aes_mmio", "dma")
 
 
 def engine_latency(aes: dict[str, int], bits: int) -> int:
@@ -68,6 +74,37 @@ def aes_params(config: str) -> dict[str, int]:
     return dict(load_config(config).of_block("aes").params)
 
 
+def area_blocks(config: str) -> dict[str, Block] | None:
+    """The blocks of AREA_BLOCKS as `config` builds them; None for an unrolled engine: its
+    peripheral reaches ABC as one module of 405k AND gates (slang elaborates it flat, -noflatten or
+    not), which ran past ten minutes under WebAssembly without finishing when tried. aes-core gives
+    that engine's area with its hierarchy kept."""
+    if aes_params(config)["RoundsPerCycle"] == 0:
+        return None
+    blocks = soc_blocks(load_config(config))
+    return {name: blocks[name] for name in AREA_BLOCKS}
+
+
+def _area_table(areas: dict[str, dict[str, SynthResult]]) -> Table:
+    rows = [[f"DMA + {engine} engine", ENGINES[engine],
+             *([sum(a.lut4 for a in by.values()), sum(a.ff for a in by.values()), by["aes_mmio"].lut4,
+                by["dma"].lut4] if by else ["not synthesised (see notes)", "—", "—", "—"])]
+            for engine, by in areas.items()]
+    return Table(
+        title="SoC area of each DMA-fed option (iCE40 LUT4 / FF)",
+        columns=["option", "SoC config", "SoC LUT4", "SoC FF", "AES peripheral LUT4", "DMA LUT4"],
+        rows=rows,
+        notes=[f"{tool_version()} synth_ice40 of CPU + crossbar + sysctrl + AES peripheral + DMA with each "
+               "configuration's parameters, as the interfaces section sums its options; SRAM maps to block RAM "
+               "and is not counted. Blocks: "
+               + "; ".join(f"{engine}: " + ", ".join(f"{n} {a.lut4}/{a.ff}" for n, a in by.items())
+                           for engine, by in areas.items() if by) + ".",
+               "The unrolled, pipelined engine's peripheral is not synthesised here: it reaches ABC as one module "
+               "of 405k AND gates, which ran past ten minutes under WebAssembly without finishing when tried; "
+               "section aes-core gives the engine's iCE40 area with its hierarchy kept."],
+    )
+
+
 def _stored_clock(data: dict[str, Any], engine: str) -> Clock:
     """The clock a stored run stated its MB/s at (runs before aesoc.bench.clock: the nominal one)."""
     config = data["config"]
@@ -80,9 +117,20 @@ def run(ctx: BenchContext) -> BenchResult:
     records: dict[str, list[dict[str, Any]]] = {}
     runs: list[str] = []
     params: dict[str, dict[str, int]] = {}  # each configuration's AES instance, elaborated once
-    outcomes = side_by_side(ctx, [(f"dma_aes firmware on '{config}'", lambda config=config: build_and_run(
-        PROGRAM, config, name="dma_aes_smoke" if ctx.smoke else None, cflags=(*CFLAGS, *SMOKE) if ctx.smoke else CFLAGS,
-        libs=("crypto",), max_cycles=MAX_CYCLES)) for config in ENGINES.values()])
+    # The firmware runs and the area syntheses are independent: side by side.
+    syntheses = [(engine, name, block) for engine, config in ENGINES.items()
+                 for name, block in (area_blocks(config) or {}).items()]
+    jobs: list[tuple[str, Callable[[], Any]]] = [
+        *[(f"dma_aes firmware on '{config}'", lambda config=config: build_and_run(
+            PROGRAM, config, name="dma_aes_smoke" if ctx.smoke else None,
+            cflags=(*CFLAGS, *SMOKE) if ctx.smoke else CFLAGS, libs=("crypto",), max_cycles=MAX_CYCLES))
+          for config in ENGINES.values()],
+        *[(f"synthesis of {name} for '{ENGINES[engine]}' (Yosys, cached)", lambda block=block: area(block))
+          for engine, name, block in syntheses]]
+    outcomes = side_by_side(ctx, jobs)
+    areas: dict[str, dict[str, SynthResult]] = {engine: {} for engine in ENGINES}
+    for (engine, name, _), result in zip(syntheses, outcomes[len(ENGINES):]):
+        areas[engine][name] = result
     for (engine, config), (result, line) in zip(ENGINES.items(), outcomes):
         if result.status != "exit" or result.code != 0:
             raise ToolError(f"dma_aes firmware failed: {line}\n{result.console[-2000:]}")
@@ -288,10 +336,14 @@ def run(ctx: BenchContext) -> BenchResult:
                "interrupt in this table."],
     ))
 
+    tables.append(_area_table(areas))
+    area_records = [{"kind": "dma_aes_area", "engine": engine, "block": name, "lut4": a.lut4, "ff": a.ff}
+                    for engine, by in areas.items() for name, a in by.items()]
     return BenchResult(
         tables=tables,
-        records=[{**r, "engine": engine} for engine, rs in records.items() for r in rs],
-        runs=runs,
+        records=[{**r, "engine": engine} for engine, rs in records.items() for r in rs] + area_records,
+        runs=runs + [f"{tool_version()} synth_ice40 {block.top} {areas[engine][name].parameters}"
+                     for engine, name, block in syntheses],
         config={"soc": ENGINES, "params": params, "sw_variant": SW_VARIANT,
                 "clocks": {engine: asdict(c) for engine, c in clocks.items()}},
         plots=plots,
@@ -301,11 +353,17 @@ def run(ctx: BenchContext) -> BenchResult:
 def points(data: dict[str, Any]) -> list[Point]:
     """AES-128 CTR through the DMA, each engine, default configuration, every size: submit to
     completion, the fixed per-request cost included."""
+    lut4: dict[str, int] = {}
+    for r in data["records"]:
+        if r["kind"] == "dma_aes_area":
+            lut4[r["engine"]] = lut4.get(r["engine"], 0) + r["lut4"]
     found: list[Point] = []
     for r in data["records"]:
         if r["kind"] == "dma_aes" and r["config"] == "default" and r["key_bits"] == 128 and r["op"] == "ctr":
             run = run_line(data, f"on SoC config '{ENGINES[r['engine']]}'")
-            found.append(Point(f"DMA + {r['engine']} engine, CTR", r["bytes"], r["total"] / r["bytes"], run))
+            soc_area = f"{lut4[r['engine']]:,} LUT4 SoC (iCE40)" if r["engine"] in lut4 else ""
+            found.append(Point(f"DMA + {r['engine']} engine, CTR", r["bytes"], r["total"] / r["bytes"], run,
+                               soc_area))
     return found
 
 
