@@ -68,7 +68,9 @@ def _summary(results_dir: Path) -> list[str]:
     md += ["Cycles per byte of AES-128 against message size for every way this SoC runs it, each "
            "figure from the benchmark run named in the last column (runs listed below the table). "
            "Lower is better; a line that falls with size carries a fixed per-request cost. A cost line "
-           "at zero (nothing added) has no place on the log axis and shows in the table only.", "",
+           "at zero (nothing added) has no place on the log axis and shows in the table only. Below it: "
+           "the fastest option at each size, which option wins for which need, and each seed study's "
+           "headline beside ours.", "",
            f"![AES-128 cycles per byte by message size]({SUMMARY_PLOT})", ""]
     table = {"title": "Cycles per byte by message size (the chart's figures)",
              "columns": ["option", *[f"{n:,} B" for n in sizes], "area", "runs"],
@@ -89,7 +91,78 @@ def _summary(results_dir: Path) -> list[str]:
             continue
         second = [ranked[1][1], round(ranked[1][0], 2)] if len(ranked) > 1 else ["—", "—"]
         fastest["rows"].append([n, ranked[0][1], round(ranked[0][0], 2), *second])
-    return md + _table_md(fastest) + _verdicts(results_dir)
+    return md + _table_md(fastest) + _table_md(_decisions(by_option, sizes)) + _verdicts(results_dir)
+
+
+def _figure(value: float, unit: str) -> str:
+    return f"{value:,.0f} {unit}" if float(value).is_integer() else f"{value:,.2f} {unit}"
+
+
+def _ranked_row(need: str, figures: dict[str, float], unit: str, basis: str) -> list[Any] | None:
+    """A decision row: the option with the lowest figure, the runner-up (a tie says so), and what
+    the figure is."""
+    ranked = sorted((value, option) for option, value in figures.items())
+    if not ranked:
+        return None
+    second = ["—", "—"]
+    if len(ranked) > 1:
+        tie = " (tie)" if round(ranked[1][0], 2) == round(ranked[0][0], 2) else ""
+        second = [ranked[1][1], _figure(ranked[1][0], unit) + tie]
+    return [need, ranked[0][1], _figure(ranked[0][0], unit), *second, basis]
+
+
+def _decisions(by_option: dict[str, dict[int, tuple[str, Point]]], sizes: list[int]) -> dict[str, Any]:
+    """Which option wins for which need (message size, key-change rate, CPU involvement, area
+    budget), computed from the points' figures, so a benchmark that adds points joins the table."""
+    ways = {o: {n: p for n, (_, p) in by.items()} for o, by in by_option.items()
+            if not next(iter(by.values()))[1].added_cost}
+    shared = [n for n in sizes if sum(n in by for by in ways.values()) >= 2]
+    rows: list[list[Any] | None] = []
+    if shared:
+        small, bulk = shared[0], shared[-1]
+        rows.append(_ranked_row(f"short messages ({small:,} B)", {o: by[small].cycles_per_byte for o, by in ways.items()
+                                                                 if small in by}, "c/B", "cycles per byte, this size"))
+        rows.append(_ranked_row(f"bulk data ({bulk:,} B)", {o: by[bulk].cycles_per_byte for o, by in ways.items()
+                                                            if bulk in by}, "c/B", "cycles per byte, this size"))
+        rows.append(_ranked_row(
+            f"the CPU free for other work ({bulk:,} B)",
+            {o: (by[bulk].cpu_cycles_per_byte if by[bulk].cpu_cycles_per_byte is not None else by[bulk].cycles_per_byte)
+             for o, by in ways.items() if bulk in by}, "CPU c/B",
+            "cycles per byte the CPU spends: a DMA-fed request costs it the driver's fixed cost only (completion by "
+            "interrupt); every other option keeps it busy throughout"))
+    keys = {o: p.key_cycles for o, by in ways.items() for p in list(by.values())[:1] if p.key_cycles is not None}
+    rows.append(_ranked_row("keys that change often", {o: float(k) for o, k in keys.items()}, "cycles per new key",
+                            "cycles a new key costs (software: key expansion; hardware: loading the key registers, "
+                            "the engine's key schedule included); options whose benchmark measures it"))
+    rows += _area_rows(ways)
+    return {"title": "Which option for which need",
+            "columns": ["if you need", "choose", "its figure", "runner-up", "its figure", "measured as"],
+            "rows": [r for r in rows if r is not None],
+            "notes": ["Computed from the figures above (and the points' key-change, CPU and area figures, each "
+                      "from the same run); an option missing from a row did not measure that figure."]}
+
+
+def _area_rows(ways: dict[str, dict[int, Point]]) -> list[list[Any] | None]:
+    """Area budgets: the options that no smaller one beats (the area / speed Pareto front), at the
+    largest message size measured by two or more options with an area figure."""
+    sized = {o: by for o, by in ways.items() if any(p.area_lut4 for p in by.values())}
+    shared = [n for n in sorted({n for by in sized.values() for n in by}) if sum(n in by for by in sized.values()) >= 2]
+    if not shared:
+        return []
+    n = shared[-1]
+    front: list[tuple[int, float, str]] = []
+    for area, cpb, option in sorted((by[n].area_lut4 or 0, by[n].cycles_per_byte, o) for o, by in sized.items()
+                                    if n in by):
+        if not front or cpb < front[-1][1]:
+            front.append((area, cpb, option))
+    rows: list[list[Any] | None] = []
+    for i, (area, cpb, option) in enumerate(front):
+        nxt = [front[i + 1][2], f"{_figure(front[i + 1][1], 'c/B')} at {front[i + 1][0]:,} LUT4"] \
+            if i + 1 < len(front) else ["—", "—"]
+        rows.append([f"a SoC of at most {area:,} LUT4 (iCE40), {n:,} B messages", option,
+                     f"{_figure(cpb, 'c/B')} at {area:,} LUT4", *nxt,
+                     "fastest option within the budget; runner-up: the next faster one, which needs more area"])
+    return rows
 
 
 def _verdicts(results_dir: Path) -> list[str]:

@@ -101,7 +101,9 @@ def test_summary_and_contents_are_present(browser: object, report_html: Path) ->
     assert f"#{_anchor(SUMMARY_TITLE)}" in page["links"] and f"#{_anchor(BENCH)}" in page["links"]
     # The report opens with the summary, and the summary carries its tables.
     assert page["first_section"] == _anchor(SUMMARY_TITLE) and page["summary_visible"], page
-    assert page["summary_tables"] >= 2, page
+    # The figures, the fastest option per size and the decision table at least.
+    assert page["summary_tables"] >= 3, page
+    assert "Which option for which need" in browser.page_source  # type: ignore[attr-defined]
 
 
 def test_screenshot_saved(browser: object, report_html: Path) -> None:

@@ -109,6 +109,12 @@ class Point:
     area: str = ""  # what the option adds in area, where the benchmark measured it
     added_cost: bool = False  # a cost added to other work (inline decryption), not a way to run AES
     software: bool = False  # runs on the CPU alone (drawn as one family in the summary chart)
+    # For the summary's decision table, where the benchmark measured them: the SoC's iCE40 LUT4 with
+    # this option; the cycles a new key costs; the cycles per byte the CPU itself spends (None: all
+    # of them, as when the CPU moves every word).
+    area_lut4: int | None = None
+    key_cycles: int | None = None
+    cpu_cycles_per_byte: float | None = None
 
 
 @dataclass(frozen=True)

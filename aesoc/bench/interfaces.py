@@ -215,12 +215,15 @@ def points(data: dict[str, Any]) -> list[Point]:
     """Each interface at 16 B (one complete block: key and data loaded, result stored) and 1 KB (ECB)."""
     run = run_line(data, "interfaces.elf")
     lut = {row[0]: row[7] for row in data["tables"][0]["rows"]}
+    meas = {(r["way"], r["measure"]): r["cycles"] for r in data["records"] if r.get("kind") == "interfaces"}
     found: list[Point] = []
     for r in data["records"]:
         if r.get("kind") == "interfaces" and r["measure"] in ("complete", "ecb_1k"):
-            label = WAY_LABEL[r["way"]]
+            label, way = WAY_LABEL[r["way"]], r["way"]
+            # A new key: the complete block (key and data loaded) minus the block with the key in place.
             found.append(Point(f"{label}, ECB", 16 * r["blocks"], r["cycles"] / (16 * r["blocks"]), run,
-                               f"{lut[label]:,} LUT4 SoC (iCE40)", software=r["way"] == "software"))
+                               f"{lut[label]:,} LUT4 SoC (iCE40)", software=way == "software", area_lut4=lut[label],
+                               key_cycles=meas[(way, "complete")] - meas[(way, "key_loaded")]))
     return found
 
 
