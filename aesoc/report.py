@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -114,9 +115,8 @@ def _ranked_row(need: str, figures: dict[str, float], unit: str, basis: str) -> 
 def _decisions(by_option: dict[str, dict[int, tuple[str, Point]]], sizes: list[int]) -> dict[str, Any]:
     """Which option wins for which need (message size, key-change rate, CPU involvement, area
     budget), computed from the points' figures, so a benchmark that adds points joins the table."""
-    ways = {o: {n: p for n, (_, p) in by.items()} for o, by in by_option.items()
-            if not next(iter(by.values()))[1].added_cost}
-    shared = [n for n in sizes if sum(n in by for by in ways.values()) >= 2]
+    ways = {o: {n: p for n, (_, p) in by.items()} for o, by in by_option.items() if _family(by) != "cost"}
+    shared = _shared_sizes(ways)
     rows: list[list[Any] | None] = []
     if shared:
         small, bulk = shared[0], shared[-1]
@@ -130,8 +130,9 @@ def _decisions(by_option: dict[str, dict[int, tuple[str, Point]]], sizes: list[i
              for o, by in ways.items() if bulk in by}, "CPU c/B",
             "cycles per byte the CPU spends: a DMA-fed request costs it the driver's fixed cost only (completion by "
             "interrupt); every other option keeps it busy throughout"))
-    keys = {o: p.key_cycles for o, by in ways.items() for p in list(by.values())[:1] if p.key_cycles is not None}
-    rows.append(_ranked_row("keys that change often", {o: float(k) for o, k in keys.items()}, "cycles per new key",
+    firsts = {o: next(iter(by.values())) for o, by in ways.items()}
+    keys = {o: float(p.key_cycles) for o, p in firsts.items() if p.key_cycles is not None}
+    rows.append(_ranked_row("keys that change often", keys, "cycles per new key",
                             "cycles a new key costs (software: key expansion; hardware: loading the key registers, "
                             "the engine's key schedule included); options whose benchmark measures it"))
     rows += _area_rows(ways)
@@ -142,16 +143,22 @@ def _decisions(by_option: dict[str, dict[int, tuple[str, Point]]], sizes: list[i
                       "from the same run); an option missing from a row did not measure that figure."]}
 
 
+def _shared_sizes(ways: dict[str, dict[int, Point]]) -> list[int]:
+    """The message sizes measured by two options or more, smallest first."""
+    counts = Counter(n for by in ways.values() for n in by)
+    return sorted(n for n, count in counts.items() if count >= 2)
+
+
 def _area_rows(ways: dict[str, dict[int, Point]]) -> list[list[Any] | None]:
     """Area budgets: the options that no smaller one beats (the area / speed Pareto front), at the
     largest message size measured by two or more options with an area figure."""
-    sized = {o: by for o, by in ways.items() if any(p.area_lut4 for p in by.values())}
-    shared = [n for n in sorted({n for by in sized.values() for n in by}) if sum(n in by for by in sized.values()) >= 2]
+    sized = {o: {n: p for n, p in by.items() if p.area_lut4 is not None} for o, by in ways.items()}
+    shared = _shared_sizes(sized)
     if not shared:
         return []
     n = shared[-1]
     front: list[tuple[int, float, str]] = []
-    for area, cpb, option in sorted((by[n].area_lut4 or 0, by[n].cycles_per_byte, o) for o, by in sized.items()
+    for area, cpb, option in sorted((by[n].area_lut4, by[n].cycles_per_byte, o) for o, by in sized.items()
                                     if n in by):
         if not front or cpb < front[-1][1]:
             front.append((area, cpb, option))

@@ -79,9 +79,10 @@ def area_blocks(config: str) -> dict[str, Block] | None:
     peripheral reaches ABC as one module of 405k AND gates (slang elaborates it flat, -noflatten or
     not), which ran past ten minutes under WebAssembly without finishing when tried. aes-core gives
     that engine's area with its hierarchy kept."""
-    if aes_params(config)["RoundsPerCycle"] == 0:
+    soc_config = load_config(config)
+    if soc_config.of_block("aes").params["RoundsPerCycle"] == 0:
         return None
-    blocks = soc_blocks(load_config(config))
+    blocks = soc_blocks(soc_config)
     return {name: blocks[name] for name in AREA_BLOCKS}
 
 
