@@ -17,6 +17,8 @@ from aesoc.toolchain import REPO, ToolError, default_jobs, set_jobs, write_atomi
 
 RESULTS = REPO / "results"
 SMOKE_RESULTS = REPO / "build" / "bench-smoke"
+NO_STORE_HELP = (f"neither read nor write the placement records in {pnr.STORE.relative_to(REPO)}/ "
+                 "(the build cache alone)")
 
 
 def _program_dirs() -> list[Path]:
@@ -67,9 +69,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     results_dir = Path(args.results or (SMOKE_RESULTS if args.smoke else RESULTS))
     results_dir.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
+    # A smoke run checks the tools, so it reads no placement record: it runs what it reports.
     try:
-        run_all(registry, names, results_dir, jobs=args.jobs, smoke=args.smoke, place=args.place,
-                verbose=args.verbose)
+        with pnr.store_at(None if args.smoke or args.no_store else pnr.STORE):
+            run_all(registry, names, results_dir, jobs=args.jobs, smoke=args.smoke, place=args.place,
+                    verbose=args.verbose)
     finally:
         out = report.render(results_dir)
         print(f"report: {out} and {out.with_suffix('.html')} ({time.monotonic() - start:.0f} s)")
@@ -208,8 +212,9 @@ def cmd_pnr(args: argparse.Namespace) -> int:
     seeds = _seeds(args.seeds)
     designs = _designs(args)
     jobs = [(d, dev) for d in designs for dev in args.device]
-    results = pnr.run_jobs([(lambda d=d, dev=dev: pnr.place(d, dev, seeds)) for d, dev in jobs],
-                           [f"{d.name} {dev}" for d, dev in jobs], "place")
+    with pnr.store_at(None if args.no_store else pnr.STORE):
+        results = pnr.run_jobs([(lambda d=d, dev=dev: pnr.place(d, dev, seeds)) for d, dev in jobs],
+                               [f"{d.name} {dev}" for d, dev in jobs], "place")
     print(f"{'design':34} {'device':10} {'LUT4':>7} {'FF':>6} {'BRAM':>5} {'DSP':>4} {'Fmax best':>9} "
           f"{'median':>7}  (seeds {','.join(map(str, seeds))}; harness: +FF per port bit, +LUT per output bit)")
     fits = True
@@ -288,7 +293,8 @@ def parser() -> argparse.ArgumentParser:
                     help="a short real run of each benchmark: smallest sizes, one configuration")
     be.add_argument("--place", action="store_true",
                     help="place and route what is not cached (minutes per IP block, hours per SoC); without it, "
-                    "benchmarks take placements from the cache and say where there is none")
+                    "benchmarks take placements from the cache and placements/ and say where there is none")
+    be.add_argument("--no-store", action="store_true", help=NO_STORE_HELP)
     be.set_defaults(func=cmd_bench)
 
     rp = sub.add_parser("report", help="render results/report.md and report.html")
@@ -329,6 +335,7 @@ def parser() -> argparse.ArgumentParser:
             sy.add_argument("--device", action="append", choices=list(pnr.DEVICES),
                             help="up5k, hx8k (iCE40), 25k, 45k, 85k (ECP5 LFE5U); repeatable (default: 25k)")
             sy.add_argument("--seeds", default=",".join(map(str, pnr.SEEDS)), help="placer seeds, e.g. 1,2,3")
+            sy.add_argument("--no-store", action="store_true", help=NO_STORE_HELP)
             sy.set_defaults(func=cmd_pnr)
 
     so = sub.add_parser("soc", help="the elaborated SoC description: map, IRQ and DMA lines, parameters")

@@ -11,6 +11,12 @@ parallel-load shift chain. All paths through the block are then register to regi
 harness adds one flip-flop per port bit and one LUT per output bit, reported beside the figures.
 A design synthesised with its hierarchy kept (Design.flatten False) is placed that way too:
 nextpnr reads hierarchical netlists, and flattening the unrolled AES datapaths costs too much memory.
+
+Each seed's outcome is kept twice: in the build cache, and, inside `store_at(STORE)`, in the
+placement store of the repository (`placements/`, one small record per design, device and seed,
+keyed as the cache is). A SoC's seed takes hours here, more than one working session on a fresh
+machine; the store lets placements made at different times add up, and lets a fresh clone state
+its clocks from them. A record is used only while its key matches the current sources and tools.
 """
 
 from __future__ import annotations
@@ -32,10 +38,11 @@ from pathlib import Path
 from typing import Any
 
 from aesoc.synth import FAMILIES, SynthResult, read_commands, run_yosys, synthesize, tail, tool_version
-from aesoc.toolchain import BUILD, ToolError, status, tool_slot, yowasp_command, yowasp_env
+from aesoc.toolchain import BUILD, REPO, ToolError, status, tool_slot, write_atomic, yowasp_command, yowasp_env
 
 FPGA_BUILD = BUILD / "fpga"
 CACHE = FPGA_BUILD / "cache"
+STORE = REPO / "placements"
 SEEDS = (1, 2, 3)
 # Target for timing-driven placement; the achieved Fmax is what the report gives.
 TARGET_MHZ = {"ecp5": 200.0, "ice40": 100.0}
@@ -109,6 +116,8 @@ class PlaceResult:
     fmax_by_seed: tuple[float, ...] = ()
     misfit: DoesNotFit | None = None
     tools: str = ""
+    pending: tuple[int, ...] = ()  # seeds asked for and not placed yet (`seeds` are those placed)
+    provenance: str = ""  # where the store's records say each seed was placed, when one is in use
 
     @property
     def fits(self) -> bool:
@@ -269,41 +278,34 @@ endmodule
 
 def place(design: Design, device: str, seeds: Sequence[int] = SEEDS,
           out: Callable[[str], None] | None = None) -> PlaceResult:
-    """Place and route `design` on `device` once per seed (cached by sources, parameters, device,
-    seeds and tool versions)."""
+    """Place and route `design` on `device` once per seed; a seed whose outcome the build cache or
+    the store holds for the current sources, parameters and tools is not run again."""
     if device not in DEVICES:
         raise ToolError(f"unknown device '{device}'; known: {', '.join(DEVICES)}")
     if not seeds or any(s < 0 for s in seeds):
         raise ToolError(f"placer seeds must be non-negative integers, got {list(seeds)}")
     family, _ = DEVICES[device]
-    tools = f"{tool_version()}; {nextpnr_version()}"
-    cached = _place_cache(design, device, seeds)
-    with _once(cached):
-        if cached.is_file():
-            return _load_place(json.loads(cached.read_text()))
-        work = FPGA_BUILD / f"{design.slug}-{device}"
+    work = FPGA_BUILD / f"{design.slug}-{device}"
+    with _once(CACHE / f"place-{work.name}.lock"):
         work.mkdir(parents=True, exist_ok=True)
-        netlist, in_bits, out_bits = harness_netlist(design, family)
-        # The first seed alone: a design that does not fit is known from it, and on two cores the
-        # other seeds take the same wall time in parallel.
-        jobs = [(lambda s=s: _nextpnr(netlist, device, s, work)) for s in seeds]
+        bits = _harness_bits(design, device, seeds)
+        jobs = [(lambda s=s: _seed(design, device, s, bits)) for s in seeds]
         names = [f"{design.name} {device} seed {s}" for s in seeds]
         progress = Progress("pnr", len(seeds), out)
+        # The first seed alone: a design that does not fit is known from it, and on two cores the
+        # other seeds take the same wall time in parallel.
         runs = run_jobs(jobs[:1], names[:1], "pnr", progress=progress)
         if "misfit" not in runs[0]:
             runs += run_jobs(jobs[1:], names[1:], "pnr", progress=progress)
-        result = _summarise(design.name, device, tuple(seeds), runs, in_bits + out_bits, out_bits, tools)
-        CACHE.mkdir(parents=True, exist_ok=True)
-        cached.write_text(json.dumps(asdict(result)))
-        return result
+        return _summarise(design, device, tuple(seeds[:len(runs)]), runs, bits, ())
 
 
-def harness_netlist(design: Design, family: str) -> tuple[Path, int, int]:
+def harness_netlist(design: Design, family: str) -> Path:
     """The design in its port harness synthesised for `family`, once for all the family's devices
-    (cached by sources, parameters, Yosys version and harness); the harness's input and output bits."""
-    text, in_bits, out_bits = harness_verilog(design, design_ports(design))
+    (cached by sources, parameters, Yosys version and harness)."""
+    text, _, _ = harness_verilog(design, design_ports(design))
     work = FPGA_BUILD / f"{design.slug}-{family}-harness"
-    netlist = work / f"harness-{design.digest(family, tool_version(), _HARNESS_VERSION)}.json"
+    netlist = work / _netlist_name(design, family)
     work.mkdir(parents=True, exist_ok=True)
     with _once(netlist):
         if not netlist.is_file():
@@ -318,51 +320,186 @@ def harness_netlist(design: Design, family: str) -> tuple[Path, int, int]:
             for stale in work.glob("harness-*.json"):
                 if stale != netlist:
                     stale.unlink(missing_ok=True)
-    return netlist, in_bits, out_bits
+    return netlist
 
 
 # Bump when the harness changes, so cached placements are redone.
 _HARNESS_VERSION = "harness-1"
 
 
-def _place_cache(design: Design, device: str, seeds: Sequence[int]) -> Path:
-    tools = f"{tool_version()}; {nextpnr_version()}"
-    key = design.digest(device, str(sorted(seeds)), tools, _HARNESS_VERSION, str(TARGET_MHZ[DEVICES[device][0]]))
-    return CACHE / f"pnr-{design.slug}-{device}-{key}.json"
+def _netlist_name(design: Design, family: str) -> str:
+    return f"harness-{design.digest(family, tool_version(), _HARNESS_VERSION)}.json"
+
+
+def _seed_key(design: Design, device: str, seed: int) -> str:
+    """What one nextpnr run is keyed by: the harness netlist's sources, device, seed, tools, target."""
+    family = DEVICES[device][0]
+    text = f"{_netlist_name(design, family)} {device} {seed} {nextpnr_version()} {TARGET_MHZ[family]}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _seed_cache(design: Design, device: str, seed: int) -> Path:
+    return CACHE / f"seed-{design.slug}-{device}-{seed}-{_seed_key(design, device, seed)}.json"
+
+
+# ------------------------------------------------------------------------------------------------
+# Placement store (placements/ in the repository)
+# ------------------------------------------------------------------------------------------------
+
+_store: Path | None = None
+
+
+@contextmanager
+def store_at(folder: Path | None) -> Iterator[None]:
+    """Read and write seed records in `folder` while in this block (None: the build cache alone,
+    as tests and smoke runs have it, so that they run the tools they check)."""
+    global _store
+    before, _store = _store, folder
+    try:
+        yield
+    finally:
+        _store = before
+
+
+def _record_path(design: Design, device: str, seed: int) -> Path | None:
+    return None if _store is None else _store / f"{design.slug}-{device}-seed{seed}.json"
+
+
+def _stored(design: Design, device: str, seed: int) -> dict[str, Any] | None:
+    """The store's record of this run, if it holds one for the current key."""
+    path = _record_path(design, device, seed)
+    if path is None or not path.is_file():
+        return None
+    record: dict[str, Any] = json.loads(path.read_text())
+    return record if record.get("key") == _seed_key(design, device, seed) else None
+
+
+def _store_record(design: Design, device: str, seed: int, outcome: dict[str, Any], bits: tuple[int, int],
+                  seconds: float | None) -> None:
+    """Write this run's record (replacing one of older sources: one record per design, device and seed)."""
+    path = _record_path(design, device, seed)
+    if path is None:
+        return
+    record = {
+        "design": design.name, "top": design.top, "parameters": dict(design.parameters),
+        "device": device, "seed": seed, "key": _seed_key(design, device, seed),
+        "netlist": _netlist_name(design, DEVICES[device][0]),
+        "tools": f"{tool_version()}; {nextpnr_version()}", "target_mhz": TARGET_MHZ[DEVICES[device][0]],
+        "harness_bits": {"in": bits[0], "out": bits[1]},
+        "outcome": _essentials(outcome),
+        "placed": {"recorded_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()), "revision": _revision(),
+                   **({"seconds": round(seconds)} if seconds is not None else {})},
+    }
+    write_atomic(path, json.dumps(record, indent=1, sort_keys=True) + "\n")
+
+
+def _essentials(outcome: dict[str, Any]) -> dict[str, Any]:
+    """What a record keeps of nextpnr's report: utilisation, clocks, and each critical path's ends,
+    delay and length (the whole path runs to megabytes for a SoC)."""
+    if "misfit" in outcome:
+        misfit = outcome["misfit"]
+        return {"misfit": asdict(misfit) if isinstance(misfit, DoesNotFit) else misfit}
+    paths = []
+    for path in outcome.get("critical_paths", []):
+        steps = path.get("path", [])
+        nets = [s for s in steps if s.get("type") == "routing"]
+        paths.append({"from": path.get("from"), "to": path.get("to"),
+                      "delay_ns": round(sum(s.get("delay", 0.0) for s in steps), 3), "nets": len(nets),
+                      "start": steps[0]["from"]["cell"] if steps else "",
+                      "end": steps[-1]["to"]["cell"] if steps else ""})
+    return {"utilization": outcome["utilization"], "fmax": outcome["fmax"], "critical_paths": paths}
+
+
+def _provenance(design: Design, device: str, seeds: Sequence[int]) -> str:
+    """'placements/X.json: recorded 2026-11-27 16:20 UTC at 1234abc (7,310 s)' for each seed the
+    store records (the seconds of the nextpnr run, when the record was made by it); '' without a store."""
+    lines = []
+    for seed in seeds:
+        record, path = _stored(design, device, seed), _record_path(design, device, seed)
+        if record is not None and path is not None:
+            placed = record["placed"]
+            took = f" ({placed['seconds']:,} s)" if "seconds" in placed else ""
+            lines.append(f"{path.parent.name}/{path.name}: recorded {placed['recorded_utc']} UTC at "
+                         f"{placed['revision']}{took}")
+    return "; ".join(lines)
+
+
+def _revision() -> str:
+    """The checkout's revision, '+' when it has uncommitted changes ('unknown' outside git)."""
+    def git(*args: str) -> str:
+        proc = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, check=False)
+        return proc.stdout.strip() if proc.returncode == 0 else ""
+    head = git("rev-parse", "--short", "HEAD")
+    return head + ("+" if git("status", "--porcelain", "--untracked-files=no") else "") if head else "unknown"
+
+
+# ------------------------------------------------------------------------------------------------
+# Seeds
+# ------------------------------------------------------------------------------------------------
+
+
+def _harness_bits(design: Design, device: str, seeds: Sequence[int]) -> tuple[int, int]:
+    """The harness's input and output bits: from a record of the store, else from an elaboration."""
+    for seed in seeds:
+        record = _stored(design, device, seed)
+        if record is not None:
+            return record["harness_bits"]["in"], record["harness_bits"]["out"]
+    _, in_bits, out_bits = harness_verilog(design, design_ports(design))
+    return in_bits, out_bits
+
+
+def _known(design: Design, device: str, seed: int) -> dict[str, Any] | None:
+    """A seed's outcome from the build cache, else from the store; None if neither holds it."""
+    cached = _seed_cache(design, device, seed)
+    if cached.is_file():
+        saved: dict[str, Any] = json.loads(cached.read_text())
+        return saved
+    record = _stored(design, device, seed)
+    return None if record is None else record["outcome"]
+
+
+def _seed(design: Design, device: str, seed: int, bits: tuple[int, int]) -> dict[str, Any]:
+    """One seed's outcome: known, or from a nextpnr run; the store gets a record of it either way.
+    Each seed is cached on its own, so a long placement that is stopped (a SoC takes hours per
+    seed) resumes with the seeds it has not finished."""
+    outcome = _known(design, device, seed)
+    seconds = None
+    if outcome is None:
+        start = time.monotonic()
+        outcome = _nextpnr(harness_netlist(design, DEVICES[device][0]), device, seed,
+                           FPGA_BUILD / f"{design.slug}-{device}")
+        seconds = time.monotonic() - start
+        CACHE.mkdir(parents=True, exist_ok=True)
+        write_atomic(_seed_cache(design, device, seed), json.dumps(_essentials(outcome)))
+    if _store is not None and _stored(design, device, seed) is None:
+        _store_record(design, device, seed, outcome, bits, seconds)
+    return outcome
 
 
 def placed_fitting(design: Design, devices: Sequence[str], seeds: Sequence[int] = SEEDS) -> PlaceResult | None:
-    """What place_fitting would return, from the cache alone (for the current sources and tools):
-    the placement on the first of `devices` the design fits, or the last device's misfit; None if
-    a placement that needs is not cached. Runs no tool."""
+    """What place_fitting would return, from the build cache and the store alone (for the current
+    sources and tools), over the seeds placed so far (the others `pending`): the placement on the
+    first of `devices` the design fits, or the last device's misfit; None where no seed of a
+    device that needs one is known. Runs no tool."""
     result = None
     for device in devices:
-        cached = _place_cache(design, device, seeds)
-        if not cached.is_file():
+        known = {s: o for s in seeds if (o := _known(design, device, s)) is not None}
+        if not known:
             return None
-        result = _load_place(json.loads(cached.read_text()))
+        misfit = next((o for o in known.values() if "misfit" in o), None)
+        runs = [misfit] if misfit is not None else list(known.values())
+        placed = (next(s for s, o in known.items() if o is misfit),) if misfit is not None else tuple(known)
+        result = _summarise(design, device, placed, runs, _harness_bits(design, device, placed),
+                            tuple(s for s in seeds if s not in known) if misfit is None else ())
         if result.fits:
             return result
     return result
 
 
-def _load_place(data: dict[str, Any]) -> PlaceResult:
-    misfit = data.pop("misfit")
-    for key in ("seeds", "fmax_by_seed"):
-        data[key] = tuple(data[key])
-    return PlaceResult(**data, misfit=DoesNotFit(**misfit) if misfit else None)
-
-
 def _nextpnr(netlist: Path, device: str, seed: int, work: Path) -> dict[str, Any]:
     """One nextpnr run; returns its JSON report, or {"misfit": DoesNotFit} when the design does
-    not fit the device. Each seed's outcome is cached on its own, so a long placement that is
-    stopped (a SoC takes hours per seed) resumes with the seeds it has not finished."""
+    not fit the device."""
     family, flags = DEVICES[device]
-    key = hashlib.sha256(f"{netlist.name} {device} {seed} {nextpnr_version()} {TARGET_MHZ[family]}".encode())
-    cached = CACHE / f"seed-{work.name}-{seed}-{key.hexdigest()[:16]}.json"
-    if cached.is_file():
-        saved: dict[str, Any] = json.loads(cached.read_text())
-        return {"misfit": DoesNotFit(**saved["misfit"])} if "misfit" in saved else saved
     log, report = work / f"nextpnr-seed{seed}.log", work / f"report-seed{seed}.json"
     report.unlink(missing_ok=True)
     module = f"yowasp_nextpnr_{family}"
@@ -374,12 +511,10 @@ def _nextpnr(netlist: Path, device: str, seed: int, work: Path) -> dict[str, Any
     text = log.read_text(errors="replace") if log.is_file() else proc.stderr
     misfit = misfit_from_log(text)
     if misfit is not None:
-        cached.write_text(json.dumps({"misfit": asdict(misfit)}))
         return {"misfit": misfit}
     if proc.returncode != 0 or not report.is_file():
         raise ToolError(f"nextpnr-{family} failed (exit {proc.returncode}); log: {log}\n{tail(log)}")
     report_data: dict[str, Any] = json.loads(report.read_text())
-    cached.write_text(json.dumps(report_data))
     return report_data
 
 
@@ -391,13 +526,17 @@ def misfit_from_log(text: str) -> DoesNotFit | None:
     return None
 
 
-def _summarise(name: str, device: str, seeds: tuple[int, ...], runs: list[dict[str, Any]], harness_ff: int,
-               harness_lut: int, tools: str) -> PlaceResult:
+def _summarise(design: Design, device: str, seeds: tuple[int, ...], runs: list[dict[str, Any]],
+               bits: tuple[int, int], pending: tuple[int, ...]) -> PlaceResult:
+    """One PlaceResult from the outcomes of `seeds` (in order); the harness adds a flip-flop per
+    port bit and a LUT per output bit."""
+    name, provenance = design.name, _provenance(design, device, seeds)
     misfit = next((r["misfit"] for r in runs if "misfit" in r), None)
-    base = {"design": name, "device": device, "seeds": seeds, "harness_ff": harness_ff,
-            "harness_lut": harness_lut, "tools": tools}
+    base = {"design": name, "device": device, "seeds": seeds, "harness_ff": bits[0] + bits[1],
+            "harness_lut": bits[1], "tools": f"{tool_version()}; {nextpnr_version()}", "pending": pending,
+            "provenance": provenance}
     if misfit is not None:
-        return PlaceResult(**base, misfit=misfit)
+        return PlaceResult(**base, misfit=misfit if isinstance(misfit, DoesNotFit) else DoesNotFit(**misfit))
     family = DEVICES[device][0]
     util = runs[0]["utilization"]
     counts = {label: sum(util.get(cell, {}).get("used", 0) for cell in cells)

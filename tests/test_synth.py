@@ -3,6 +3,7 @@ the cache, place and route with Fmax, the 'does not fit' path and bad arguments.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -47,6 +48,7 @@ def tmp_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
     folder.mkdir(parents=True)
     monkeypatch.setattr(pnr, "FPGA_BUILD", folder / "fpga")
     monkeypatch.setattr(pnr, "CACHE", folder / "fpga" / "cache")
+    monkeypatch.setattr(pnr, "STORE", folder / "placements")  # `aesoc pnr` writes its records there
     return folder
 
 
@@ -127,13 +129,18 @@ def test_clock_from_a_placement(tmp_path: Path) -> None:
     current sources, else at their nominal clock, and the label says which."""
     design = _design(tmp_path, "counter", COUNTER, "counter")
     assert pnr.placed_fitting(design, ("up5k",), (1,)) is None  # nothing placed yet: no tool is run
-    assert not list(pnr.CACHE.glob("pnr-*.json"))
+    assert not (pnr.FPGA_BUILD / "counter-up5k").exists()
     result = pnr.place(design, "up5k", seeds=(1,))
     assert pnr.placed_fitting(design, ("up5k",), (1,)) == result
-    assert pnr.placed_fitting(design, ("up5k",), (1, 2)) is None  # another seed set is another placement
     placed = clock.from_placement("base", result, nominal_mhz=100)
     assert placed.placed and placed.mhz == result.fmax_best
-    assert "iCE40UP5K" in placed.label and "seeds 1" in placed.label and placed.short == f"{result.fmax_best:g} MHz"
+    assert "iCE40UP5K" in placed.label and "best Fmax over seed 1)" in placed.label
+    assert placed.short == f"{result.fmax_best:g} MHz"
+    # Seeds 2 and 3 asked for: the seed placed so far answers, and the label names the others.
+    partial = pnr.placed_fitting(design, ("up5k",), (1, 2, 3))
+    assert partial is not None and (partial.seeds, partial.pending) == ((1,), (2, 3))
+    assert partial.fmax_best == result.fmax_best
+    assert "best Fmax over seed 1 (seeds 2,3 not placed yet)" in clock.from_placement("base", partial, 100).label
     assert placed.mbps(16, 10) == round(1.6 * result.fmax_best, 2)
     nominal = clock.from_placement("full", None, nominal_mhz=100)
     assert (nominal.mhz, nominal.placed, nominal.short) == (100, False, "100 MHz nominal")
@@ -153,7 +160,7 @@ def test_clock_places_nothing_unless_asked(tmp_path: Path, smoke: bool, place: b
     assert (nominal.mhz, nominal.placed) == (soc.load_config("base").clock_mhz, False)
     assert "SoC 'base' not placed and routed yet: `aesoc bench fpga-soc`" in nominal.label
     assert clock.soc_clock(ctx, "base", nominal_mhz=200).short == "200 MHz nominal"
-    assert not list(pnr.CACHE.glob("pnr-*.json"))
+    assert not pnr.FPGA_BUILD.exists()
 
 
 def test_cached_misfit_is_known_without_a_tool(tmp_path: Path) -> None:
@@ -163,6 +170,45 @@ def test_cached_misfit_is_known_without_a_tool(tmp_path: Path) -> None:
     result = pnr.place_fitting(design, ("up5k",), (1,))
     assert result.misfit is not None and result.misfit.resource == "ICESTORM_RAM"
     assert pnr.placed_fitting(design, ("up5k",), (1,)) == result
+
+
+def test_store_answers_for_the_sources_it_was_placed_from(tmp_path: Path) -> None:
+    """A seed placed with the store in use leaves a record there (placements/ in the repository):
+    with the build cache gone, as on a fresh clone, the record answers without a tool and the
+    result names it; a changed source makes it stale, and placing again replaces it."""
+    design = _design(tmp_path, "counter", COUNTER, "counter")
+    with pnr.store_at(pnr.STORE):
+        placed = pnr.place(design, "up5k", seeds=(1,))
+        record_path = pnr.STORE / "counter-up5k-seed1.json"
+        record = json.loads(record_path.read_text())
+        assert record["design"] == "counter" and record["seed"] == 1 and record["harness_bits"] == {"in": 1, "out": 8}
+        assert record["outcome"]["fmax"] and record["outcome"]["utilization"]["ICESTORM_LC"]["used"] == placed.lut4
+        assert record["placed"]["seconds"] >= 0 and record["placed"]["revision"]
+        assert "placements/counter-up5k-seed1.json: recorded" in placed.provenance
+        shutil.rmtree(pnr.FPGA_BUILD)
+        again = pnr.placed_fitting(design, ("up5k",), (1,))
+        assert again == placed and not pnr.FPGA_BUILD.exists()  # no tool run, nothing built
+        assert pnr.place(design, "up5k", seeds=(1,)) == placed
+        assert not (pnr.FPGA_BUILD / "counter-up5k" / "nextpnr-seed1.log").exists()
+        design.sources[0].write_text(COUNTER.replace("int W = 8", "int W = 6"))
+        assert pnr.placed_fitting(design, ("up5k",), (1,)) is None  # stale: another key
+        changed = pnr.place(design, "up5k", seeds=(1,))
+        assert changed.harness_ff == 7 and [p.name for p in pnr.STORE.iterdir()] == ["counter-up5k-seed1.json"]
+        assert json.loads(record_path.read_text())["key"] != record["key"]
+    # Without the store (tests, smoke runs) the build cache alone answers.
+    shutil.rmtree(pnr.FPGA_BUILD)
+    assert pnr.placed_fitting(design, ("up5k",), (1,)) is None
+
+
+def test_misfit_recorded_in_the_store(tmp_path: Path) -> None:
+    design = _design(tmp_path, "big_ram", BIG_RAM, "big_ram")
+    with pnr.store_at(pnr.STORE):
+        result = pnr.place(design, "up5k", seeds=(1, 2))
+        shutil.rmtree(pnr.FPGA_BUILD)
+        assert pnr.placed_fitting(design, ("up5k",), (1, 2)) == result
+    assert result.misfit == pnr.DoesNotFit("ICESTORM_RAM", 32, 30) and result.seeds == (1,)
+    assert json.loads((pnr.STORE / "big_ram-up5k-seed1.json").read_text())["outcome"] == {
+        "misfit": {"resource": "ICESTORM_RAM", "needed": 32, "available": 30}}
 
 
 def test_yowasp_tool_compiled_once_before_parallel_runs(tmp_path: Path) -> None:
@@ -187,6 +233,7 @@ def test_does_not_fit_names_the_count(tmp_path: Path, capsys: pytest.CaptureFixt
     out = capsys.readouterr().out
     assert code == 1
     assert "does not fit: needs 32 of 30 ICESTORM_RAM" in out
+    assert (pnr.STORE / "big_ram-up5k-seed1.json").is_file()  # `aesoc pnr` keeps its record
     # Known from the first seed: the second is not run.
     logs = sorted(p.name for p in (pnr.FPGA_BUILD / "big_ram-up5k").glob("nextpnr-seed*.log"))
     assert logs == ["nextpnr-seed1.log"]
@@ -237,6 +284,18 @@ def test_yosys_error_names_the_log(tmp_path: Path) -> None:
     src.write_text("module broken (input logic a_i, output logic y_o);\n  assign y_o = a_i +;\nendmodule\n")
     with pytest.raises(pnr.ToolError, match=r"yosys failed .*log: .*yosys\.log"):
         synthesize("broken", [src], work=tmp_path / "work")
+
+
+def test_fpga_table_without_placement_says_so() -> None:
+    """`aesoc bench fpga` named without --place gives what the cache and store hold; a design
+    neither holds reads 'not placed yet' with the command, and seeds still to place are named."""
+    from aesoc.bench import fpga
+    cells = fpga._placed_cells(None, "fpga-soc")
+    assert cells[0] == "not placed yet (aesoc bench --place fpga-soc)" and set(cells[1:]) == {"—"}
+    assert fpga._record(None) == {"placed": False}
+    partial = pnr.PlaceResult("soc-full", "85k", (1,), lut4=60000, fmax_best=20.0, fmax_median=20.0,
+                              fmax_by_seed=(20.0,), pending=(2, 3))
+    assert fpga._record(partial)["pending"] == [2, 3]
 
 
 def test_aes_core_without_placement_says_so() -> None:

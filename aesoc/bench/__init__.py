@@ -7,9 +7,9 @@ Every table names the simulation runs its figures came from (`BenchResult.runs`)
 
 Placement (`BenchContext.place`, `aesoc bench --place`): place and route takes minutes for an IP
 block and hours for a SoC, so a benchmark starts one only when asked; otherwise it takes the
-placement from aesoc.pnr's cache (filled by `aesoc bench fpga fpga-soc`, or any earlier `--place`
-run, for the current sources) and, where none is cached, says so in its table. Benchmarks whose
-whole work is placement (`Benchmark.places`) run only when named or with `--place`.
+placement from aesoc.pnr's cache or placement store (filled by any earlier `--place` run or
+`aesoc pnr`, for the current sources) and, where neither has it, says so in its table. Benchmarks
+whose whole work is placement (`Benchmark.places`) run only when named or with `--place`.
 
 Smoke mode (`BenchContext.smoke`, `aesoc bench --smoke`, tests/test_bench_smoke.py): the module
 builds and runs its real firmware and flows on its smallest sizes and one configuration, and
@@ -73,7 +73,7 @@ class BenchContext:
     def placement(self, design: Design, devices: tuple[str, ...],
                   seeds: tuple[int, ...] | None = None) -> PlaceResult | None:
         """`design` on the first of `devices` it fits: placed now if this run places, else from
-        the cache (None when it is not cached)."""
+        the cache or the placement store (None when neither has it)."""
         seeds = self.seeds if seeds is None else seeds
         return place_fitting(design, devices, seeds) if self.place else placed_fitting(design, devices, seeds)
 

@@ -39,9 +39,16 @@ def from_placement(config: str, placed: PlaceResult | None, nominal_mhz: float) 
         why = (f"SoC '{config}' {placed.misfit} on an {DEVICE_NAMES[placed.device]}" if placed and placed.misfit
                else f"SoC '{config}' not placed and routed yet: `aesoc bench fpga-soc`")
         return Clock(nominal_mhz, f"{nominal_mhz:g} MHz nominal ({why})", placed=False)
-    seeds = ",".join(map(str, placed.seeds))
     return Clock(placed.fmax_best, f"{placed.fmax_best:g} MHz (SoC '{config}' placed and routed on an "
-                 f"{DEVICE_NAMES[placed.device]}, best Fmax over seeds {seeds})", placed=True)
+                 f"{DEVICE_NAMES[placed.device]}, {seeds_phrase(placed)})", placed=True)
+
+
+def seeds_phrase(placed: PlaceResult) -> str:
+    """'best Fmax over seeds 1,2,3', or, while some are still to be placed, which are."""
+    phrase = f"best Fmax over seed{'s' if len(placed.seeds) > 1 else ''} {','.join(map(str, placed.seeds))}"
+    if placed.pending:
+        phrase += f" (seed{'s' if len(placed.pending) > 1 else ''} {','.join(map(str, placed.pending))} not placed yet)"
+    return phrase
 
 
 def soc_clock(ctx: BenchContext, config: str, nominal_mhz: float | None = None) -> Clock:

@@ -16,8 +16,7 @@ from typing import Any
 
 from aesoc import area, soc
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
-from aesoc.pnr import (DEVICE_NAMES, Design, PlaceResult, nextpnr_version, place_fitting, run_jobs,
-                       synth)
+from aesoc.pnr import DEVICE_NAMES, Design, PlaceResult, nextpnr_version, run_jobs, synth
 from aesoc.synth import SynthResult, tool_version
 from aesoc.toolchain import ToolError
 
@@ -46,8 +45,10 @@ def guarded(job: Callable[[], Any]) -> Callable[[], Any]:
     return run_one
 
 
-def _placed_cells(r: PlaceResult | ToolError) -> list[Any]:
-    """Device, LUT4, FF, BRAM, DSP, Fmax best/median, or 'does not fit' / 'failed'."""
+def _placed_cells(r: PlaceResult | ToolError | None, bench: str) -> list[Any]:
+    """Device, LUT4, FF, BRAM, DSP, Fmax best/median, or 'does not fit' / 'failed' / not placed."""
+    if r is None:
+        return [f"not placed yet (aesoc bench --place {bench})", "—", "—", "—", "—", "—", "—"]
     if isinstance(r, ToolError):
         return ["failed", "—", "—", "—", "—", "—", "—"]
     if r.misfit is not None:
@@ -55,19 +56,20 @@ def _placed_cells(r: PlaceResult | ToolError) -> list[Any]:
     return [DEVICE_NAMES[r.device], r.lut4, r.ff or "(in LUT4)", r.bram, r.dsp, r.fmax_best, r.fmax_median]
 
 
-def measure(ctx: BenchContext, designs: Sequence[Design], title: str, ecp5_devices: Sequence[str] = ECP5_DEVICES,
-            ice40_devices: Sequence[str] = ICE40_DEVICES, notes: Sequence[str] = (),
-            peers: bool = False) -> BenchResult:
+def measure(ctx: BenchContext, bench: str, designs: Sequence[Design], title: str,
+            ecp5_devices: tuple[str, ...] = ECP5_DEVICES, ice40_devices: tuple[str, ...] = ICE40_DEVICES,
+            notes: Sequence[str] = (), peers: bool = False) -> BenchResult:
     """Synthesise (7-series) and place and route (ECP5, iCE40) `designs`; one table, one row each,
-    and with `peers` the published figures of open cores below them."""
+    and with `peers` the published figures of open cores below them. Placements are made in a
+    `--place` run; otherwise those of the cache and the placement store are given (ctx.placement)."""
     ctx.progress(0, 3, "synthesise (Xilinx 7-series)")
     xilinx = run_jobs([guarded(lambda d=d: synth(d, "xilinx")) for d in designs],
                       [d.name for d in designs], "synth_xilinx")
     ctx.progress(1, 3, "place and route ECP5")
-    ecp5 = run_jobs([guarded(lambda d=d: place_fitting(d, ecp5_devices, ctx.seeds)) for d in designs],
+    ecp5 = run_jobs([guarded(lambda d=d: ctx.placement(d, ecp5_devices)) for d in designs],
                     [f"{d.name} ECP5" for d in designs], "ecp5")
     ctx.progress(2, 3, "place and route iCE40")
-    ice40 = run_jobs([guarded(lambda d=d: place_fitting(d, ice40_devices, ctx.seeds)) for d in designs],
+    ice40 = run_jobs([guarded(lambda d=d: ctx.placement(d, ice40_devices)) for d in designs],
                      [f"{d.name} iCE40" for d in designs], "ice40")
     ctx.progress(3, 3, "done")
 
@@ -76,14 +78,18 @@ def measure(ctx: BenchContext, designs: Sequence[Design], title: str, ecp5_devic
                "Fmax median (MHz)", "7-series LUT", "7-series FF", "harness FF/LUT", "notes"]
     rows: list[list[Any]] = []
     for design, e, i, x in zip(designs, ecp5, ice40, xilinx):
-        rows.append([design.name, *_placed_cells(e), *_placed_cells(i),
+        rows.append([design.name, *_placed_cells(e, bench), *_placed_cells(i, bench),
                      *((x.lut, x.ff) if isinstance(x, SynthResult) else ("failed", "failed")),
                      f"{e.harness_ff}/{e.harness_lut}" if isinstance(e, PlaceResult) else "—",
-                     "; ".join(str(r) for r in (e, i, x) if isinstance(r, ToolError))])
+                     "; ".join([*(str(r) for r in (e, i, x) if isinstance(r, ToolError)),
+                                *(f"{DEVICE_NAMES[r.device]}: seeds {','.join(map(str, r.pending))} not placed yet"
+                                  for r in (e, i) if isinstance(r, PlaceResult) and r.pending)])])
     if peers:
         rows += _published_rows(len(columns))
     runs = [f"{tool_version()} synth_ecp5/synth_ice40/synth_xilinx -top {d.top} {dict(d.parameters)}; "
-            f"{nextpnr_version()} seeds {','.join(map(str, ctx.seeds))}" for d in designs]
+            f"{nextpnr_version()} seeds {','.join(map(str, ctx.seeds))}"
+            + "".join(f"; {r.provenance}" for r in (e, i) if isinstance(r, PlaceResult) and r.provenance)
+            for d, e, i in zip(designs, ecp5, ice40)]
     return BenchResult(
         tables=[Table(
             title=title,
@@ -121,15 +127,17 @@ def measure(ctx: BenchContext, designs: Sequence[Design], title: str, ecp5_devic
 
 def run(ctx: BenchContext) -> BenchResult:
     designs = [d for d in ip_designs() if d.name == SMOKE_DESIGN or not ctx.smoke]
-    return measure(ctx, designs, "FPGA implementation: every IP block placed and routed (yowasp-nextpnr)",
+    return measure(ctx, "fpga", designs, "FPGA implementation: every IP block placed and routed (yowasp-nextpnr)",
                    notes=[f"IP parameters from the '{IP_CONFIG}' configuration (soc/configs/{IP_CONFIG}.toml); "
                           "the SoC configurations are benchmark fpga-soc."], peers=True)
 
 
-def _record(r: PlaceResult | ToolError) -> dict[str, Any]:
+def _record(r: PlaceResult | ToolError | None) -> dict[str, Any]:
+    if r is None:
+        return {"placed": False}
     if isinstance(r, ToolError):
         return {"error": str(r)}
-    base: dict[str, Any] = {"device": DEVICE_NAMES[r.device], "seeds": list(r.seeds)}
+    base: dict[str, Any] = {"device": DEVICE_NAMES[r.device], "seeds": list(r.seeds), "pending": list(r.pending)}
     if r.misfit is not None:
         return {**base, "fits": False, "resource": r.misfit.resource, "needed": r.misfit.needed,
                 "available": r.misfit.available}

@@ -26,7 +26,7 @@ def soc_design(name: str) -> Design:
 
 def run(ctx: BenchContext) -> BenchResult:
     configs = (SMOKE_CONFIG,) if ctx.smoke else SOC_CONFIGS
-    return measure(ctx, [soc_design(name) for name in configs],
+    return measure(ctx, "fpga-soc", [soc_design(name) for name in configs],
                    "FPGA implementation: every SoC configuration placed and routed (yowasp-nextpnr)",
                    ECP5_DEVICES[:1] if ctx.smoke else ECP5_DEVICES,
                    ICE40_DEVICES[:1] if ctx.smoke else ICE40_DEVICES,
