@@ -17,6 +17,8 @@ from aesoc.toolchain import REPO, ToolError, default_jobs, set_jobs, write_atomi
 
 RESULTS = REPO / "results"
 SMOKE_RESULTS = REPO / "build" / "bench-smoke"
+NO_GATES_HELP = ("the model without idle clock gating (same cycles, slower; docs/ARCHITECTURE.md, "
+                 "'Idle clock gating')")
 NO_STORE_HELP = (f"neither read nor write the placement records in {pnr.STORE.relative_to(REPO)}/ "
                  "(the build cache alone)")
 
@@ -27,7 +29,7 @@ def _program_dirs() -> list[Path]:
 
 def cmd_build(args: argparse.Namespace) -> int:
     config = soc.load_config(args.config)
-    exe = soc.build_model(config, trace=args.trace, activity=args.activity)
+    exe = soc.build_model(config, trace=args.trace, activity=args.activity, clock_gates=not args.no_clock_gates)
     print(f"model: {exe}")
     for program in [Path(p) for p in args.programs] or _program_dirs():
         print(f"firmware: {firmware.build(program.resolve(), config).elf}")
@@ -41,7 +43,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         result, line = build_and_run(Path(args.firmware), args.config, cflags=tuple(args.cflags.split()),
                                      libs=tuple(args.lib), max_cycles=args.max_cycles, placement=args.placement,
                                      image=args.image, trace=args.trace, trace_from=args.trace_from,
-                                     trace_to=args.trace_to, activity=args.activity)
+                                     trace_to=args.trace_to, activity=args.activity,
+                                     clock_gates=not args.no_clock_gates)
     except ToolError as exc:
         print(f"aesoc: error: {exc}", file=sys.stderr)
         return outcome.HARNESS_ERROR
@@ -261,6 +264,7 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--config", default="full", help="SoC configuration (soc/configs/NAME.toml)")
     b.add_argument("--trace", action="store_true", help="build the model with FST tracing")
     b.add_argument("--activity", action="store_true", help="build the activity (toggle-counting) model")
+    b.add_argument("--no-clock-gates", action="store_true", help=NO_GATES_HELP)
     b.set_defaults(func=cmd_build)
 
     r = sub.add_parser("run", help="run firmware (an ELF, or a folder to build) on the SoC")
@@ -278,6 +282,7 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--trace-to", type=int, help="last traced cycle")
     r.add_argument("--activity", action="store_true",
                    help="run on the activity model: one AESOC_ACTIVITY line of toggles per marked window")
+    r.add_argument("--no-clock-gates", action="store_true", help=NO_GATES_HELP)
     r.set_defaults(func=cmd_run)
 
     be = sub.add_parser("bench", help="run benchmarks, write results/NAME.json and the report")

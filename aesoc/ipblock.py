@@ -5,7 +5,9 @@ bus whose generated shell `<block>_<BUS>` (aesoc.shells) is that module: then `r
 alone), the SystemRDL register map,
 the driver folder, the parameters (default and legal values), the bus slave and master ports (by
 signal prefix), IRQ outputs, DMA request outputs or the DMA request input, and ports that leave
-the SoC. The SoC generator, synthesis, lint and the block tests take their file lists from here.
+the SoC, and the output (`idle`) that says a clock edge would change nothing, on which the SoC's
+simulation model stops the block's clock (docs/ARCHITECTURE.md, "Idle clock gating"). The SoC
+generator, synthesis, lint and the block tests take their file lists from here.
 
 Named source sets (`[fileset.NAME]`) let a list say "@NAME" (this manifest) or "@BLOCK:NAME"
 (another block's) instead of repeating files, so each file is listed once. A unit
@@ -27,7 +29,7 @@ from typing import Any
 from aesoc.toolchain import REPO, ToolError
 
 IP_DIR = REPO / "ip"
-ROLES = ("peripheral", "cfu", "sysctrl", "memory", "interconnect", "sim_model")
+ROLES = ("peripheral", "cfu", "sysctrl", "memory", "interconnect", "sim_model", "primitive")
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,7 @@ class IpBlock:
     uses: tuple[str, ...] = ()  # other blocks whose filesets this one takes
     shell: str = ""  # the bus of the generated shell that is `module`; "" for a hand-written module
     tops: dict[str, AltTop] = field(default_factory=dict)  # alternative tops by name
+    idle: str = ""  # output that is high while a clock edge would change nothing (simulation clock gating)
 
     def param_values(self, given: dict[str, Any], where: str) -> dict[str, int]:
         """Every parameter of the block: defaults, overridden by `given` (checked)."""
@@ -187,7 +190,7 @@ class _Files:
 
 
 _KEYS = {"name", "module", "shell", "role", "description", "rtl", "regs", "sw", "params", "slave", "master", "irq",
-         "dma_request", "dma_sink", "windows", "unused", "external", "sim_model", "fileset", "unit", "top"}
+         "dma_request", "dma_sink", "windows", "unused", "external", "sim_model", "fileset", "unit", "top", "idle"}
 
 
 def _unit(name: str, spec: dict[str, Any], files: _Files, folder: Path, where: str) -> Unit:
@@ -252,7 +255,7 @@ def _load(path: Path) -> IpBlock:
             unused=dict(data.get("unused", {})),
             external=tuple(ExternalPort(**e) for e in data.get("external", [])),
             sim_model=str(data.get("sim_model", "")),
-            filesets=filesets, units=units, uses=tuple(files.uses), tops=tops,
+            filesets=filesets, units=units, uses=tuple(files.uses), tops=tops, idle=str(data.get("idle", "")),
         )
     except TypeError as exc:
         raise ToolError(f"{where}: {exc}") from exc

@@ -284,12 +284,12 @@ def place(design: Design, device: str, seeds: Sequence[int] = SEEDS,
         raise ToolError(f"unknown device '{device}'; known: {', '.join(DEVICES)}")
     if not seeds or any(s < 0 for s in seeds):
         raise ToolError(f"placer seeds must be non-negative integers, got {list(seeds)}")
-    family, _ = DEVICES[device]
+    target = _Target.of(design, device)
     work = FPGA_BUILD / f"{design.slug}-{device}"
     with _once(CACHE / f"place-{work.name}.lock"):
         work.mkdir(parents=True, exist_ok=True)
-        bits = _harness_bits(design, device, seeds)
-        jobs = [(lambda s=s: _seed(design, device, s, bits)) for s in seeds]
+        bits = _harness_bits(target, seeds)
+        jobs = [(lambda s=s: _seed(target, s, bits)) for s in seeds]
         names = [f"{design.name} {device} seed {s}" for s in seeds]
         progress = Progress("pnr", len(seeds), out)
         # The first seed alone: a design that does not fit is known from it, and on two cores the
@@ -297,7 +297,7 @@ def place(design: Design, device: str, seeds: Sequence[int] = SEEDS,
         runs = run_jobs(jobs[:1], names[:1], "pnr", progress=progress)
         if "misfit" not in runs[0]:
             runs += run_jobs(jobs[1:], names[1:], "pnr", progress=progress)
-        return _summarise(design, device, tuple(seeds[:len(runs)]), runs, bits, ())
+        return _summarise(target, tuple(seeds[:len(runs)]), runs, bits, ())
 
 
 def harness_netlist(design: Design, family: str) -> Path:
@@ -331,15 +331,29 @@ def _netlist_name(design: Design, family: str) -> str:
     return f"harness-{design.digest(family, tool_version(), _HARNESS_VERSION)}.json"
 
 
-def _seed_key(design: Design, device: str, seed: int) -> str:
-    """What one nextpnr run is keyed by: the harness netlist's sources, device, seed, tools, target."""
-    family = DEVICES[device][0]
-    text = f"{_netlist_name(design, family)} {device} {seed} {nextpnr_version()} {TARGET_MHZ[family]}"
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+@dataclass(frozen=True)
+class _Target:
+    """A design on a device, with its harness netlist's name (a hash of the sources) taken once:
+    a record written when a placement ends, hours later, names the sources that were placed."""
+    design: Design
+    device: str
+    netlist: str
 
+    @classmethod
+    def of(cls, design: Design, device: str) -> _Target:
+        return cls(design, device, _netlist_name(design, DEVICES[device][0]))
 
-def _seed_cache(design: Design, device: str, seed: int) -> Path:
-    return CACHE / f"seed-{design.slug}-{device}-{seed}-{_seed_key(design, device, seed)}.json"
+    @property
+    def family(self) -> str:
+        return DEVICES[self.device][0]
+
+    def key(self, seed: int) -> str:
+        """What one nextpnr run is keyed by: the harness netlist's sources, device, seed, tools, target."""
+        text = f"{self.netlist} {self.device} {seed} {nextpnr_version()} {TARGET_MHZ[self.family]}"
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def cache(self, seed: int) -> Path:
+        return CACHE / f"seed-{self.design.slug}-{self.device}-{seed}-{self.key(seed)}.json"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -361,30 +375,29 @@ def store_at(folder: Path | None) -> Iterator[None]:
         _store = before
 
 
-def _record_path(design: Design, device: str, seed: int) -> Path | None:
-    return None if _store is None else _store / f"{design.slug}-{device}-seed{seed}.json"
+def _record_path(t: _Target, seed: int) -> Path | None:
+    return None if _store is None else _store / f"{t.design.slug}-{t.device}-seed{seed}.json"
 
 
-def _stored(design: Design, device: str, seed: int) -> dict[str, Any] | None:
+def _stored(t: _Target, seed: int) -> dict[str, Any] | None:
     """The store's record of this run, if it holds one for the current key."""
-    path = _record_path(design, device, seed)
+    path = _record_path(t, seed)
     if path is None or not path.is_file():
         return None
     record: dict[str, Any] = json.loads(path.read_text())
-    return record if record.get("key") == _seed_key(design, device, seed) else None
+    return record if record.get("key") == t.key(seed) else None
 
 
-def _store_record(design: Design, device: str, seed: int, outcome: dict[str, Any], bits: tuple[int, int],
+def _store_record(t: _Target, seed: int, outcome: dict[str, Any], bits: tuple[int, int],
                   seconds: float | None) -> None:
     """Write this run's record (replacing one of older sources: one record per design, device and seed)."""
-    path = _record_path(design, device, seed)
+    path = _record_path(t, seed)
     if path is None:
         return
     record = {
-        "design": design.name, "top": design.top, "parameters": dict(design.parameters),
-        "device": device, "seed": seed, "key": _seed_key(design, device, seed),
-        "netlist": _netlist_name(design, DEVICES[device][0]),
-        "tools": f"{tool_version()}; {nextpnr_version()}", "target_mhz": TARGET_MHZ[DEVICES[device][0]],
+        "design": t.design.name, "top": t.design.top, "parameters": dict(t.design.parameters),
+        "device": t.device, "seed": seed, "key": t.key(seed), "netlist": t.netlist,
+        "tools": f"{tool_version()}; {nextpnr_version()}", "target_mhz": TARGET_MHZ[t.family],
         "harness_bits": {"in": bits[0], "out": bits[1]},
         "outcome": _essentials(outcome),
         "placed": {"recorded_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()), "revision": _revision(),
@@ -410,12 +423,12 @@ def _essentials(outcome: dict[str, Any]) -> dict[str, Any]:
     return {"utilization": outcome["utilization"], "fmax": outcome["fmax"], "critical_paths": paths}
 
 
-def _provenance(design: Design, device: str, seeds: Sequence[int]) -> str:
+def _provenance(t: _Target, seeds: Sequence[int]) -> str:
     """'placements/X.json: recorded 2026-11-27 16:20 UTC at 1234abc (7,310 s)' for each seed the
     store records (the seconds of the nextpnr run, when the record was made by it); '' without a store."""
     lines = []
     for seed in seeds:
-        record, path = _stored(design, device, seed), _record_path(design, device, seed)
+        record, path = _stored(t, seed), _record_path(t, seed)
         if record is not None and path is not None:
             placed = record["placed"]
             took = f" ({placed['seconds']:,} s)" if "seconds" in placed else ""
@@ -438,41 +451,43 @@ def _revision() -> str:
 # ------------------------------------------------------------------------------------------------
 
 
-def _harness_bits(design: Design, device: str, seeds: Sequence[int]) -> tuple[int, int]:
+def _harness_bits(t: _Target, seeds: Sequence[int]) -> tuple[int, int]:
     """The harness's input and output bits: from a record of the store, else from an elaboration."""
     for seed in seeds:
-        record = _stored(design, device, seed)
+        record = _stored(t, seed)
         if record is not None:
             return record["harness_bits"]["in"], record["harness_bits"]["out"]
-    _, in_bits, out_bits = harness_verilog(design, design_ports(design))
+    _, in_bits, out_bits = harness_verilog(t.design, design_ports(t.design))
     return in_bits, out_bits
 
 
-def _known(design: Design, device: str, seed: int) -> dict[str, Any] | None:
+def _known(t: _Target, seed: int) -> dict[str, Any] | None:
     """A seed's outcome from the build cache, else from the store; None if neither holds it."""
-    cached = _seed_cache(design, device, seed)
+    cached = t.cache(seed)
     if cached.is_file():
         saved: dict[str, Any] = json.loads(cached.read_text())
         return saved
-    record = _stored(design, device, seed)
+    record = _stored(t, seed)
     return None if record is None else record["outcome"]
 
 
-def _seed(design: Design, device: str, seed: int, bits: tuple[int, int]) -> dict[str, Any]:
+def _seed(t: _Target, seed: int, bits: tuple[int, int]) -> dict[str, Any]:
     """One seed's outcome: known, or from a nextpnr run; the store gets a record of it either way.
     Each seed is cached on its own, so a long placement that is stopped (a SoC takes hours per
     seed) resumes with the seeds it has not finished."""
-    outcome = _known(design, device, seed)
+    outcome = _known(t, seed)
     seconds = None
     if outcome is None:
+        netlist = harness_netlist(t.design, t.family)
+        if netlist.name != t.netlist:
+            raise ToolError(f"{t.design.name}: its sources changed while it was being placed; place it again")
         start = time.monotonic()
-        outcome = _nextpnr(harness_netlist(design, DEVICES[device][0]), device, seed,
-                           FPGA_BUILD / f"{design.slug}-{device}")
+        outcome = _nextpnr(netlist, t.device, seed, FPGA_BUILD / f"{t.design.slug}-{t.device}")
         seconds = time.monotonic() - start
         CACHE.mkdir(parents=True, exist_ok=True)
-        write_atomic(_seed_cache(design, device, seed), json.dumps(_essentials(outcome)))
-    if _store is not None and _stored(design, device, seed) is None:
-        _store_record(design, device, seed, outcome, bits, seconds)
+        write_atomic(t.cache(seed), json.dumps(_essentials(outcome)))
+    if _store is not None and _stored(t, seed) is None:
+        _store_record(t, seed, outcome, bits, seconds)
     return outcome
 
 
@@ -483,13 +498,14 @@ def placed_fitting(design: Design, devices: Sequence[str], seeds: Sequence[int] 
     device that needs one is known. Runs no tool."""
     result = None
     for device in devices:
-        known = {s: o for s in seeds if (o := _known(design, device, s)) is not None}
+        target = _Target.of(design, device)
+        known = {s: o for s in seeds if (o := _known(target, s)) is not None}
         if not known:
             return None
         misfit = next((o for o in known.values() if "misfit" in o), None)
         runs = [misfit] if misfit is not None else list(known.values())
         placed = (next(s for s, o in known.items() if o is misfit),) if misfit is not None else tuple(known)
-        result = _summarise(design, device, placed, runs, _harness_bits(design, device, placed),
+        result = _summarise(target, placed, runs, _harness_bits(target, placed),
                             tuple(s for s in seeds if s not in known) if misfit is None else ())
         if result.fits:
             return result
@@ -526,11 +542,11 @@ def misfit_from_log(text: str) -> DoesNotFit | None:
     return None
 
 
-def _summarise(design: Design, device: str, seeds: tuple[int, ...], runs: list[dict[str, Any]],
-               bits: tuple[int, int], pending: tuple[int, ...]) -> PlaceResult:
+def _summarise(t: _Target, seeds: tuple[int, ...], runs: list[dict[str, Any]], bits: tuple[int, int],
+               pending: tuple[int, ...]) -> PlaceResult:
     """One PlaceResult from the outcomes of `seeds` (in order); the harness adds a flip-flop per
     port bit and a LUT per output bit."""
-    name, provenance = design.name, _provenance(design, device, seeds)
+    name, device, provenance = t.design.name, t.device, _provenance(t, seeds)
     misfit = next((r["misfit"] for r in runs if "misfit" in r), None)
     base = {"design": name, "device": device, "seeds": seeds, "harness_ff": bits[0] + bits[1],
             "harness_lut": bits[1], "tools": f"{tool_version()}; {nextpnr_version()}", "pending": pending,

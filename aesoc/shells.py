@@ -204,7 +204,10 @@ def render(block: ipblock.IpBlock, bus_name: str) -> str:
     header = core_header(block)
     reg = _reg_port_names()
     reg_core = {c for c, _, _ in reg}
-    passed = [p for p in header.ports if p.name not in reg_core]
+    # The core's idle output speaks for the core alone: a clocked bridge has state of its own, so
+    # only a shell whose bridge has none (Wishbone classic) passes it on (docs/ARCHITECTURE.md).
+    hidden = {block.idle} if block.idle and b.clocked else set()
+    passed = [p for p in header.ports if p.name not in reg_core | hidden]
     secret = {e.port for e in block.external if e.secret}
     params = [p.text for p in header.params] + [p.declaration() for p in b.params]
     decls: list[str] = []
@@ -222,7 +225,7 @@ def render(block: ipblock.IpBlock, bus_name: str) -> str:
     bridge_conns = ([("clk_i", "clk_i"), ("rst_ni", "rst_ni")] if b.clocked else []) + \
         [(n, n) for _, _, n in b.ports] + [(bp, w) for _, bp, w in reg]
     core_params = f" #(\n{_connections([(p.name, p.name) for p in header.params])}\n  )" if header.params else ""
-    core_conns = [(c, w) for c, _, w in reg] + [(p.name, p.name) for p in passed]
+    core_conns = [(c, w) for c, _, w in reg] + [(p.name, p.name) for p in passed] + [(h, "") for h in hidden]
     core_conns.sort(key=lambda cw: [p.name for p in header.ports].index(cw[0]))
     source = header.file.relative_to(ipblock.IP_DIR.parent) if header.file.is_relative_to(ipblock.IP_DIR.parent) \
         else header.file

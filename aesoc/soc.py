@@ -48,6 +48,8 @@ def rtl_sources(config: Soc, sim: bool = False) -> list[Path]:
     gen = socgen.generate(config)
     used = [inst.block for inst in config.instances]
     used.append(ipblock.block("wb_xbar"))
+    if any(inst.block.idle for inst in config.instances):
+        used.append(ipblock.block("clock_gate"))
     if sim:
         used.append(ipblock.block("qspi_flash"))
     used = list({b.name: b for b in used}.values())
@@ -135,17 +137,22 @@ def lint_alt_top(block: ipblock.IpBlock, name: str, params: dict[str, int] | Non
         raise ToolError(f"lint of {block.name} top '{name}' failed:\n{proc.stdout}{proc.stderr}")
 
 
-def build_model(config: Soc, trace: bool = False, activity: bool = False) -> Path:
+def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_gates: bool = True) -> Path:
     """Verilate and compile the SoC with the harness; return the simulator executable.
 
     `activity` builds a separate model with toggle counting (Verilator --coverage-toggle): the
-    harness then reports the toggles of each window the firmware marks (docs/aes_interfaces.md)."""
+    harness then reports the toggles of each window the firmware marks (docs/aes_interfaces.md).
+    `clock_gates` (not with `activity`) stops the clock of each block while its idle output is
+    high (docs/ARCHITECTURE.md, "Idle clock gating"); False builds the model that
+    tests/test_clock_gates.py holds it against."""
     if trace and activity:
         raise ToolError("a model is built with tracing or with activity counting, not both")
+    gated = clock_gates and not activity
     with generation_lock:
         sources = rtl_sources(config, sim=True)
     gen_dir = socgen.out_dir(config)
-    out_dir = BUILD / "sim" / (config.name + ("-trace" if trace else "") + ("-activity" if activity else ""))
+    out_dir = BUILD / "sim" / (config.name + ("-trace" if trace else "") + ("-activity" if activity else "")
+                               + ("" if gated or activity else "-ungated"))
     exe = out_dir / "aesoc-sim"
     # Measured choices: -CFLAGS -O1 comes after verilated.mk's -Os on every compile line, so the
     # model is built at -O1. On the full SoC (platform program, 3 runs each) -O1 simulates as fast as
@@ -166,11 +173,14 @@ def build_model(config: Soc, trace: bool = False, activity: bool = False) -> Pat
         # Every packed signal up to the widest state of the SoC's engines (the default 256 would
         # leave out round-key and FIFO vectors); unpacked arrays (the SRAMs) are never counted.
         # The S-boxes stay the tower field: their toggles are part of what this model counts.
+        # No clock gates either: a gated clock would count fewer toggles than the synthesised SoC has.
         args += ["--coverage-toggle", "--coverage-max-width", str(ACTIVITY_MAX_WIDTH)]
     else:
         # The S-box as a table read (aes_sbox.sv): 1.65 times the full SoC's simulation speed, same
         # cycles.
         args += ["+define+AESOC_SIM_SBOX_TABLE"]
+        if gated:
+            args += ["+define+AESOC_SIM_CLOCK_GATES"]
     digest = _digest([*sources, HARNESS, LINT_WAIVERS, gen_dir / "aesoc_sim_map.h", gen_dir / "aesoc_exit.h"],
                      " ".join(args))
     cmd = [verilator_bin(), *args, str(LINT_WAIVERS), *[str(s) for s in sources], str(HARNESS)]

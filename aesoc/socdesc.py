@@ -252,7 +252,7 @@ class _Elaborator:
         if "block" not in spec:
             raise ToolError(f"{what}: missing 'block' (a folder under ip/)")
         blk = block(str(spec["block"]), self.ip_dirs)
-        if blk.role in ("memory", "interconnect", "sim_model"):
+        if blk.role in ("memory", "interconnect", "sim_model", "primitive"):
             raise ToolError(f"{what}: block '{blk.name}' ({blk.role}) is placed by the generator, not as an ip")
         params = blk.param_values(dict(spec.get("params", {})), what)
         slave_specs = dict(spec.get("slave", {}))

@@ -169,11 +169,33 @@ def _cfu(soc: Soc) -> str:
   assign unused_cfu = ^{cfu_function_id, cfu_inputs_0, cfu_inputs_1};
 """
     inst = cfus[0]
-    conns = [("clk_i", "clk_i"), ("rst_ni", "rst_ni"), ("cmd_valid_i", "cfu_cmd_valid"),
+    gate, clock, idle = _clock(inst)
+    conns = [("clk_i", clock), ("rst_ni", "rst_ni"), ("cmd_valid_i", "cfu_cmd_valid"),
              ("cmd_ready_o", "cfu_cmd_ready"), ("cmd_function_id_i", "cfu_function_id"),
              ("cmd_inputs_0_i", "cfu_inputs_0"), ("cmd_inputs_1_i", "cfu_inputs_1"),
-             ("rsp_valid_o", "cfu_rsp_valid"), ("rsp_ready_i", "cfu_rsp_ready"), ("rsp_outputs_0_o", "cfu_outputs_0")]
-    return f"  {inst.block.module}{_params(_instance_params(soc, inst))} u_{inst.name} (\n{_ports(conns)}\n  );\n"
+             ("rsp_valid_o", "cfu_rsp_valid"), ("rsp_ready_i", "cfu_rsp_ready"), ("rsp_outputs_0_o", "cfu_outputs_0"),
+             *idle]
+    return gate + f"  {inst.block.module}{_params(_instance_params(soc, inst))} u_{inst.name} (\n{_ports(conns)}\n  );\n"
+
+
+def _clock(inst: Instance) -> tuple[str, str, list[tuple[str, str]]]:
+    """For a block with an idle output: its clock gate (declarations and instance), the gated
+    clock it runs on and the idle connection; for any other block, nothing and clk_i."""
+    port = inst.block.idle
+    if not port:
+        return "", "clk_i", []
+    clk, idle = f"{inst.name}_clk", f"{inst.name}_idle"
+    gate = f"""  // Simulation speed: u_{inst.name}'s clock stops while it is idle (a wire outside the simulation
+  // model; docs/ARCHITECTURE.md, "Idle clock gating"). Reset runs it.
+  logic {clk}, {idle};
+  clock_gate u_{inst.name}_clk_gate (
+    .clk_i (clk_i),
+    .en_i  (~{idle} | ~rst_ni),
+    .clk_o ({clk})
+  );
+
+"""
+    return gate, clk, [(port, idle)]
 
 
 def _xbar(soc: Soc) -> str:
@@ -205,7 +227,8 @@ def _sysctrl(soc: Soc, inst: Instance, unused: list[str]) -> str:
 
 def _peripheral(soc: Soc, inst: Instance, unused: list[str], decls: list[str]) -> str:
     blk: IpBlock = inst.block
-    conns = [("clk_i", "clk_i"), ("rst_ni", "rst_ni"), *_slave_conns(soc, inst, unused), *_master_conns(soc, inst)]
+    gate, clock, idle = _clock(inst)
+    conns = [("clk_i", clock), ("rst_ni", "rst_ni"), *_slave_conns(soc, inst, unused), *_master_conns(soc, inst)]
     for irq, port in blk.irqs.items():
         conns.append((port, f"irq_{inst.name}_{irq}"))
         decls.append(f"  logic irq_{inst.name}_{irq};")
@@ -218,7 +241,8 @@ def _peripheral(soc: Soc, inst: Instance, unused: list[str], decls: list[str]) -
         conns.append((port, f"unused_{inst.name}_{port}"))
         unused.append(f"unused_{inst.name}_{port}")
     conns += [(e.port, e.port) for e in blk.external]
-    return f"  {blk.module}{_params(_instance_params(soc, inst))} u_{inst.name} (\n{_ports(conns)}\n  );\n"
+    conns += idle
+    return gate + f"  {blk.module}{_params(_instance_params(soc, inst))} u_{inst.name} (\n{_ports(conns)}\n  );\n"
 
 
 def _memory(soc: Soc, inst: Instance, unused: list[str]) -> str:

@@ -41,7 +41,10 @@ module aes_periph #(
   output logic             irq_o,
   // DMA request lines: a channel may move one block in / out while asserted.
   output logic             dma_in_req_o,
-  output logic             dma_out_req_o
+  output logic             dma_out_req_o,
+  // Simulation clock-gating hint: 1 only when the next clock edge would change no register
+  // here (see the end of this module).
+  output logic             idle_o
 );
 
   localparam int unsigned ILW = $clog2(InDepth + 1);
@@ -86,6 +89,7 @@ module aes_periph #(
   logic [255:0] eng_key;
   logic         eng_err_q, overflow_q;
   logic         iv_load;
+  logic         reg_req_q;   // a register request in the last cycle (for idle_o)
 
   // A command acts one cycle after its write (the register file registers the pulse); STATUS
   // read in that cycle must already show the command's effect, not the state before it.
@@ -300,6 +304,7 @@ module aes_periph #(
       pend_word_q <= '0;
       eng_err_q   <= 1'b0;
       overflow_q  <= 1'b0;
+      reg_req_q   <= 1'b0;
       for (int i = 0; i < 4; i++) begin
         din_q[i]      <= '0;
         iv_stage_q[i] <= '0;
@@ -308,6 +313,7 @@ module aes_periph #(
       pend_q      <= pend_d;
       pend_word_q <= pend_word_d;
       eng_err_q   <= eng_err & ~cmd_clear;
+      reg_req_q   <= reg_req_i;
       // CMD.START with a full input FIFO is refused loudly, never dropped silently.
       overflow_q  <= (overflow_q | (cmd_start & in_full)) & ~cmd_clear;
       for (int i = 0; i < 4; i++) begin
@@ -326,6 +332,24 @@ module aes_periph #(
                          (hwif_out.IRQ_STATUS.err.value & hwif_out.IRQ_ENABLE.err.value);
   assign dma_in_req_o  = hwif_out.DMA_CTRL.in_en.value & ~in_full;
   assign dma_out_req_o = hwif_out.DMA_CTRL.out_en.value & ~out_empty;
+
+  // ---- idle_o (simulation clock gating) ----
+  // 1 only if the next edge changes no register of this module, the register file or the engine
+  // (ip/clock_gate). Everything here moves only on a register access, a CMD pulse (the cycle
+  // after its write) or engine activity:
+  // - register request now or last cycle (reg_req_q: singlepulse CMD fields and write side
+  //   effects settle in the cycle after), or an external access outstanding (the register
+  //   file's external_pending, shown as the stall output, and pend_q here);
+  // - engine: busy_o covers blocks in flight, the cipher core (key expansion included), GHASH
+  //   and every GCM state but the three that wait for blocks; without busy_o its registers move
+  //   only on key_we_i, iv_we_i, clear_i, in_valid_i, gcm_start_i, gcm_final_i, all excluded
+  //   here (iv_load needs a request);
+  // - input FIFO holding a block: the engine takes it, or PERF_BUSY counts;
+  // - eng_err_q trailing a new engine error (sets IRQ_STATUS.err).
+  // The FIFOs, IRQ_STATUS, PERF_* and the KEY/EXPECTED_TAG wipes change only under these terms.
+  assign idle_o = ~reg_req_i & ~reg_req_q & ~reg_req_stall_wr_o & (pend_q == EXT_NONE) &
+                  ~(cmd_key_load | cmd_start | cmd_clear | cmd_gcm_start | cmd_gcm_final) &
+                  ~eng_busy & ~eng_out_valid & in_empty & (eng_err == eng_err_q);
 
   // HWCFG reads the parameters back: each must fit its field (tests/test_reg_enums.py checks the
   // SoC configurations, this every other instance).

@@ -19,6 +19,8 @@
 // Any other function id answers 0 and sets err (sticky until CLEAR).
 // Words move between registers and the engine in memory byte order: a register loaded with lw
 // from a byte array holds bytes 0..3 in its bits 7:0 .. 31:24.
+// idle_o (simulation clock gating): 1 only when no register here or in the engine would change
+// at the next clock edge; it may then be skipped.
 module aes_cfu #(
   parameter int unsigned RoundsPerCycle = 1,
   // 0: round instructions only (no AES engine); coarse ops then answer 0 and set err.
@@ -33,7 +35,8 @@ module aes_cfu #(
   input  wire logic [31:0] cmd_inputs_1_i,
   output logic             rsp_valid_o,
   input  wire logic        rsp_ready_i,
-  output logic [31:0]      rsp_outputs_0_o
+  output logic [31:0]      rsp_outputs_0_o,
+  output logic             idle_o
 );
 
   localparam logic [2:0] F3_ESI = 3'd0, F3_ESMI = 3'd1, F3_DSI = 3'd2, F3_DSMI = 3'd3;
@@ -64,6 +67,7 @@ module aes_cfu #(
   logic         accept, wait_result, cfg_we;
   logic         eng_key_we, eng_iv_we, eng_clear, eng_in_ready, eng_out_valid, eng_key_ready;
   logic         eng_busy, eng_err;
+  logic         eng_idle;  // the engine (or its stand-in) cannot change state by itself
   logic [127:0] eng_out, eng_iv_unused, eng_tag_unused;
   logic         eng_tag_valid_unused, eng_tag_mismatch_unused;
 
@@ -232,6 +236,11 @@ module aes_cfu #(
   assign rsp_valid_o     = rsp_valid_q;
   assign rsp_outputs_0_o = rsp_q;
 
+  // Clock-gating hint. Every register change needs accept (cmd_valid_i), a pending response
+  // (cleared by rsp_ready_i; not idle while one waits), an engine event (eng_idle) or err_q
+  // taking up eng_err.
+  assign idle_o = !cmd_valid_i && !rsp_valid_q && eng_idle && !(eng_err && !err_q);
+
   if (CoarseOps) begin : gen_engine
   aes_engine #(
     .RoundsPerCycle (RoundsPerCycle),
@@ -272,6 +281,10 @@ module aes_cfu #(
     .busy_o      (eng_busy),
     .err_o       (eng_err)
   );
+  // busy_o covers key expansion after CONFIG, a block in the core and a result held there;
+  // start_q offers a block (taken, or err raised); inflight_q waits for eng_out_valid. With
+  // none of them and no key/IV/clear strobe (all need accept) the engine holds every register.
+  assign eng_idle = !eng_busy && !start_q && !inflight_q;
   end else begin : gen_no_engine
     // Every coarse op is refused: err is raised the first time one is accepted.
     logic coarse_q;
@@ -292,6 +305,9 @@ module aes_cfu #(
     assign eng_busy      = 1'b0;
     assign eng_key_ready = 1'b0;
     assign eng_err       = coarse_q;
+    // coarse_q falls back by itself. start_q and inflight_q cannot move without an engine
+    // (eng_in_ready = 0), so a staged start is no work here.
+    assign eng_idle      = !coarse_q;
     logic unused_engine;
     assign unused_engine = ^{eng_key_we, eng_iv_we, eng_clear, mode_d, dir_d, klen_d, key_q};
   end

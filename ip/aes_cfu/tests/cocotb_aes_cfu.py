@@ -8,6 +8,7 @@ import struct
 
 import cocotb
 from cocotb.clock import Clock
+from cocotb.handle import HierarchyArrayObject, HierarchyObject
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from zkn_model import SBOX, aes32
@@ -18,13 +19,48 @@ MODE = {"ecb": 0, "cbc": 1, "ctr": 2}
 KLEN = {16: 0, 24: 1, 32: 2}
 
 
+def _registers(scope, found: dict[str, object], path: str = "") -> dict[str, object]:
+    """Every register of the design under scope: the signals named *_q (lowRISC style, which
+    aes_cfu and aes_engine keep), generate scopes and submodules included."""
+    for child in scope:
+        name = f"{path}.{child._name}" if path else child._name
+        if isinstance(child, (HierarchyObject, HierarchyArrayObject)):
+            _registers(child, found, name)
+        elif child._name.endswith("_q"):
+            found[name] = child
+    return found
+
+
 class CfuTb:
     def __init__(self, dut) -> None:
         self.dut = dut
         self.cycle = 0
+        self.idle_edges = 0  # clock edges the idle monitor saw with idle_o = 1
+
+    async def idle_monitor(self) -> None:
+        """The clock-gating contract: when idle_o is 1 before a rising edge, no register of aes_cfu
+        or of its engine changes at that edge. The testbench changes inputs only just after rising
+        edges, so the values read at ReadOnly after an edge are those in front of the next one."""
+        dut = self.dut
+        regs = _registers(dut, {})
+        if os.environ.get("AES_CFU_COARSE", "1") == "1":
+            assert any("u_cipher_core" in n for n in regs), "the engine's registers are not visible"
+        dut._log.info("idle monitor: %d registers: %s", len(regs), " ".join(sorted(regs)))
+        before = None
+        while True:
+            await RisingEdge(dut.clk_i)
+            await ReadOnly()
+            if before is not None:
+                changed = [n for n, h in regs.items() if str(h.value) != before[n]]
+                assert not changed, f"idle_o = 1, yet {', '.join(changed)} changed at the edge"
+                self.idle_edges += 1
+            idle = str(dut.idle_o.value) == "1" and str(dut.rst_ni.value) == "1"
+            before = {n: str(h.value) for n, h in regs.items()} if idle else None
 
     async def reset(self) -> None:
         cocotb.start_soon(Clock(self.dut.clk_i, 10, unit="ns").start())
+        if os.environ.get("AES_CFU_GATE", "0") != "1":  # a netlist has no *_q names to watch
+            cocotb.start_soon(self.idle_monitor())
         self.dut.cmd_valid_i.value = 0
         self.dut.rsp_ready_i.value = 1
         self.dut.cmd_function_id_i.value = 0
@@ -210,3 +246,78 @@ async def coarse_ops_refused_without_engine(dut) -> None:
         assert value == 0 and cycles <= 2
         assert (await tb.status()) & 0x8
         await tb.op(F3["ctrl"], CTRL["clear"])
+
+
+async def _idle_after(tb: CfuTb, limit: int) -> int:
+    """Cycles until idle_o rises (at most limit); returns just after a rising edge."""
+    for cycles in range(limit + 1):
+        await ReadOnly()
+        idle = int(tb.dut.idle_o.value)
+        await RisingEdge(tb.dut.clk_i)
+        if idle:
+            return cycles
+    raise AssertionError(f"idle_o still 0 after {limit} cycles")
+
+
+async def _idle_sample(tb: CfuTb) -> int:
+    await ReadOnly()
+    idle = int(tb.dut.idle_o.value)
+    await RisingEdge(tb.dut.clk_i)
+    return idle
+
+
+@cocotb.test()
+async def idle_hint(dut) -> None:
+    """idle_o: 1 at rest (after reset, after key expansion, with a result waiting to be read), 0 on
+    a command, while a response waits, while the engine expands a key or runs a block. The idle
+    monitor of CfuTb checks at every edge that nothing changes while it is 1."""
+    coarse = os.environ.get("AES_CFU_COARSE", "1") == "1"
+    tb = CfuTb(dut)
+    await tb.reset()
+    assert await _idle_after(tb, 2) <= 2, "reset state must be idle"
+    assert all([await _idle_sample(tb) for _ in range(4)]), "idle_o must stay 1 at rest"
+
+    # A command, then its response held by rsp_ready_i = 0: never idle.
+    dut.rsp_ready_i.value = 0
+    dut.cmd_function_id_i.value = (CTRL["status"] << 3) | F3["ctrl"]
+    dut.cmd_valid_i.value = 1
+    assert not await _idle_sample(tb), "idle_o must be 0 while cmd_valid_i is high"
+    dut.cmd_valid_i.value = 0
+    for _ in range(3):
+        await ReadOnly()
+        assert int(dut.rsp_valid_o.value) and not int(dut.idle_o.value), "a waiting response is not idle"
+        await RisingEdge(dut.clk_i)
+    dut.rsp_ready_i.value = 1
+    assert await _idle_after(tb, 2) == 1
+
+    if coarse:
+        # Decryption key derivation after CONFIG runs without commands: not idle until it ends.
+        key = bytes(range(32))
+        await tb.load_key(key, "ecb", True)
+        assert not await _idle_sample(tb), "key expansion must not be idle"
+        await _idle_after(tb, 30)
+        assert (await tb.status()) & 1, "idle before the key was ready"
+        # A started block: not idle until its result sits in result_q; then reads answer at once.
+        block = bytes(range(16, 32))
+        w = struct.unpack("<4I", block)
+        await tb.op(F3["block"], 0, w[0], w[1])
+        await tb.op(F3["block"], 2 | 1, w[2], w[3])
+        assert not await _idle_sample(tb), "a block in flight must not be idle"
+        await _idle_after(tb, 30)
+        ref = Cipher(algorithms.AES(key), modes.ECB()).decryptor().update(block)
+        for i in range(4):
+            value, cycles = await tb.op(F3["result"], i)
+            assert cycles == 1 and value == struct.unpack("<4I", ref)[i]
+        assert await _idle_after(tb, 2) <= 1
+        # A RESULT read waiting for the engine keeps cmd_valid_i high: the CFU is woken by it.
+        await tb.op(F3["block"], 2 | 1, w[2], w[3])
+        assert (await tb.op(F3["result"], 0))[1] > 1
+        await tb.op(F3["ctrl"], CTRL["clear"])
+        assert await _idle_after(tb, 2) <= 1, "CLEAR must leave the CFU idle"
+    else:
+        # Without an engine a coarse op raises err a cycle later (coarse_q); a staged start is no work.
+        await tb.op(F3["block"], 2 | 1, 1, 2)
+        assert await _idle_after(tb, 3) <= 2
+        assert (await tb.status()) & 0x8
+        assert await _idle_after(tb, 2) <= 1
+    assert tb.idle_edges >= 8, f"the idle monitor checked only {tb.idle_edges} idle edges"

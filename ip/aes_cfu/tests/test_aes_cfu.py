@@ -25,7 +25,7 @@ ROUND_OPS_TESTS = ["zkn_round_ops_match_spec", "zkn_ops_back_to_back", "coarse_o
 def test_aes_cfu_round_ops_only() -> None:
     run_cocotb(toplevel="aes_cfu", sources=SOURCES, test_module="cocotb_aes_cfu", test_dir=HERE,
                parameters={"RoundsPerCycle": 1, "CoarseOps": 0}, extra_env={"AES_CFU_COARSE": "0"},
-               testcase=ROUND_OPS_TESTS)
+               testcase=[*ROUND_OPS_TESTS, "idle_hint"])
 
 
 def test_aes_cfu_round_ops_gate_level() -> None:
@@ -36,5 +36,6 @@ def test_aes_cfu_round_ops_gate_level() -> None:
     synthesize("aes_cfu", SOURCES, {"RoundsPerCycle": 1, "CoarseOps": 0}, work=netlist.parent / "work",
                netlist=netlist)
     run_cocotb(toplevel="aes_cfu", sources=[netlist, ice40_cells_sim()], test_module="cocotb_aes_cfu",
-               test_dir=HERE, defines={"AES_GATE_LEVEL": 1}, extra_env={"AES_CFU_COARSE": "0"},
+               test_dir=HERE, defines={"AES_GATE_LEVEL": 1},
+               extra_env={"AES_CFU_COARSE": "0", "AES_CFU_GATE": "1"},
                build_args=GATE_SIM_ARGS, testcase=ROUND_OPS_TESTS)

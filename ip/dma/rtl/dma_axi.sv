@@ -83,7 +83,10 @@ module dma_axi #(
   // Peripheral request lines (level: the peripheral can take / give one block now).
   input  wire logic [NumReq-1:0]  req_i,
   output logic                    irq_o,
-  output logic      [3:0]         busy_o
+  output logic      [3:0]         busy_o,
+  // Simulation clock-gating hint: 1 only when the next clock edge would change no register of
+  // the controller (ip/clock_gate).
+  output logic                    idle_o
 );
 
   logic        reg_req, reg_req_is_wr, reg_req_stall_wr, reg_req_stall_rd;
@@ -95,6 +98,8 @@ module dma_axi #(
   logic [29:0] rd_addr, wr_addr;
   logic [3:0]  rd_beats, wr_beats;
   logic [31:0] rd_data, wr_data;
+  logic        periph_idle, rd_idle, wr_idle;
+  logic        axil_busy_q;   // an AXI4-Lite access taken and not yet answered (for idle_o)
 
   reg_bridge_axil #(
     .AddrWidth (dma_reg_pkg::DMA_REG_MIN_ADDR_WIDTH),
@@ -179,7 +184,8 @@ module dma_axi #(
     .wr_err_i           (wr_err),
     .req_i              (req_i),
     .irq_o              (irq_o),
-    .busy_o             (busy_o)
+    .busy_o             (busy_o),
+    .idle_o             (periph_idle)
   );
 
   dma_axi_rd #(.IdWidth(IdWidth)) u_rd (
@@ -209,7 +215,8 @@ module dma_axi #(
     .m_axi_rresp   (m_axi_rresp),
     .m_axi_rlast   (m_axi_rlast),
     .m_axi_rvalid  (m_axi_rvalid),
-    .m_axi_rready  (m_axi_rready)
+    .m_axi_rready  (m_axi_rready),
+    .idle_o        (rd_idle)
   );
 
   dma_axi_wr #(.IdWidth(IdWidth)) u_wr (
@@ -242,8 +249,29 @@ module dma_axi #(
     .m_axi_bid     (m_axi_bid),
     .m_axi_bresp   (m_axi_bresp),
     .m_axi_bvalid  (m_axi_bvalid),
-    .m_axi_bready  (m_axi_bready)
+    .m_axi_bready  (m_axi_bready),
+    .idle_o        (wr_idle)
   );
+
+  // ---- idle_o (simulation clock gating) ----
+  // reg_bridge_axil keeps its state inside: axil_busy_q mirrors it from the handshakes, set when
+  // an access is taken (AWREADY/ARREADY) and cleared with its B or R handshake. Outside that
+  // window the bridge and its reg_bridge_core are idle (the core's wait counter clears in the
+  // cycle after the register file answers, while B/R is still pending), and their registers move
+  // only when an access is taken, so a VALID on AW, W or AR keeps the controller awake. The AXI
+  // masters: no burst running or asked for.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      axil_busy_q <= 1'b0;
+    end else if (s_axil_awready || s_axil_arready) begin
+      axil_busy_q <= 1'b1;
+    end else if ((s_axil_bvalid && s_axil_bready) || (s_axil_rvalid && s_axil_rready)) begin
+      axil_busy_q <= 1'b0;
+    end
+  end
+
+  assign idle_o = periph_idle & rd_idle & wr_idle & ~axil_busy_q &
+                  ~s_axil_awvalid & ~s_axil_wvalid & ~s_axil_arvalid;
 
   // AXI bursts take their length up front (beats), not the Wishbone end-of-burst flags.
   logic unused;

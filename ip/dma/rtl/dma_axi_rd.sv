@@ -41,7 +41,8 @@ module dma_axi_rd #(
   input  wire logic [1:0]         m_axi_rresp,
   input  wire logic               m_axi_rlast,
   input  wire logic               m_axi_rvalid,
-  output logic                    m_axi_rready
+  output logic                    m_axi_rready,
+  output logic                    idle_o   // no burst and none asked for: nothing changes
 );
 
   localparam logic [1:0] BurstFixed = 2'b00;
@@ -111,6 +112,8 @@ module dma_axi_rd #(
   assign data_o = m_axi_rdata;
   assign ack_o  = (state_q == RdData) && m_axi_rvalid && !bad;
   assign err_o  = (state_q == RdData) && m_axi_rvalid && bad;
+  // Clock-gating hint: without a request ARVALID stays low, so no burst starts.
+  assign idle_o = (state_q == RdIdle) && !req_i;
 
   logic unused;
   assign unused = ^{m_axi_rid, m_axi_rlast, m_axi_rresp[0]};  // EXOKAY counts as OKAY

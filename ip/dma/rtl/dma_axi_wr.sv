@@ -43,7 +43,8 @@ module dma_axi_wr #(
   input  wire logic [IdWidth-1:0] m_axi_bid,
   input  wire logic [1:0]         m_axi_bresp,
   input  wire logic               m_axi_bvalid,
-  output logic                    m_axi_bready
+  output logic                    m_axi_bready,
+  output logic                    idle_o   // no burst, no address pending, none asked for
 );
 
   localparam logic [1:0] BurstFixed = 2'b00;
@@ -136,6 +137,10 @@ module dma_axi_wr #(
   // Beats before the AXI burst's last go back at once; the last one waits for the response.
   assign ack_o = (w_hs && !m_axi_wlast) || (m_axi_bready && m_axi_bvalid && !m_axi_bresp[1]);
   assign err_o = m_axi_bready && m_axi_bvalid && m_axi_bresp[1];
+
+  // Clock-gating hint: without a request no burst starts (WVALID low, the AW registers hold) and
+  // a cleared aw_pend_q stays cleared.
+  assign idle_o = (state_q == WrIdle) && !aw_pend_q && !req_i;
 
   logic unused;
   assign unused = ^{m_axi_bid, m_axi_bresp[0]};  // EXOKAY counts as OKAY

@@ -79,7 +79,8 @@ module dma_channel #(
   output logic [CNT_W-1:0]       cnt_cycles_o,
   output logic [CNT_W-1:0]       cnt_wait_o,
   output logic [CNT_W-1:0]       cnt_rd_o,
-  output logic [CNT_W-1:0]       cnt_wr_o
+  output logic [CNT_W-1:0]       cnt_wr_o,
+  output logic                   idle_o          // no register of the channel changes at this edge
 );
 
   localparam logic [1:0] AM_WRAP      = dma_pkg::AM_WRAP;
@@ -414,6 +415,13 @@ module dma_channel #(
   assign cnt_wait_o   = wait_q;
   assign cnt_rd_o     = rdb_q;
   assign cnt_wr_o     = wrb_q;
+
+  // Clock-gating hint (dma_periph idle_o). In IDLE without a start nothing moves: stop events
+  // need an active state, the counters count only outside IDLE or on beats, and the request
+  // lines are sampled only in RUN. The beat inputs and the credits are checked as well, so this
+  // does not rely on the engines' or the FSM's invariants (credits are 0 outside RUN).
+  assign idle_o = (state_q == S_IDLE) && !start_i && !rd_beat_i && !wr_beat_i &&
+                  !scred_q && !dcred_q;
 
 endmodule
 

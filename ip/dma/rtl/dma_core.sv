@@ -88,7 +88,9 @@ module dma_core #(
   output logic                             wr_prio_o,
   output logic [31:0]                      wr_data_o,
   input  wire logic                        wr_ack_i,
-  input  wire logic                        wr_err_i
+  input  wire logic                        wr_err_i,
+  // Clock-gating hint: no register here changes at this edge (dma_periph idle_o).
+  output logic                             idle_o
 );
 
   // Channel <-> engine wiring.
@@ -100,6 +102,8 @@ module dma_core #(
   logic [NumCh*FAW-1:0]    wptr, rptr;
   logic [NumCh-1:0]        chk_req, chk_desc, chk_gnt;
   logic [3:0]              chk_code;
+  logic [NumCh-1:0]        ch_idle;
+  logic                    rd_idle, wr_idle;
 
   for (genvar c = 0; c < NumCh; c++) begin : gen_ch
     dma_channel #(
@@ -157,7 +161,8 @@ module dma_core #(
       .cnt_wait_o     (cnt_wait_o[CNT_W*c +: CNT_W]),
       .cnt_rd_o       (cnt_rd_o[CNT_W*c +: CNT_W]),
       .remain_o       (remain_o[WLEN_W*c +: WLEN_W]),
-      .cnt_wr_o       (cnt_wr_o[CNT_W*c +: CNT_W])
+      .cnt_wr_o       (cnt_wr_o[CNT_W*c +: CNT_W]),
+      .idle_o         (ch_idle[c])
     );
   end
 
@@ -258,7 +263,8 @@ module dma_core #(
     .fixed_o      (rd_fixed_o),
     .prio_o       (rd_prio_o),
     .ack_i        (rd_ack_i),
-    .err_i        (rd_err_i)
+    .err_i        (rd_err_i),
+    .idle_o       (rd_idle)
   );
 
   assign desc_data_o = rd_data_i;
@@ -291,7 +297,8 @@ module dma_core #(
     .fixed_o      (wr_fixed_o),
     .prio_o       (wr_prio_o),
     .ack_i        (wr_ack_i),
-    .err_i        (wr_err_i)
+    .err_i        (wr_err_i),
+    .idle_o       (wr_idle)
   );
 
   dma_fifo_ram #(
@@ -317,6 +324,15 @@ module dma_core #(
     end
   end
   assign busy_cycles_o = busy_cyc_q;
+
+  // ---- clock-gating hint ----
+  // Every channel and both engines at rest, and no busy-counter clear. Then busy_o is 0 (the
+  // counter holds), no FIFO word is written (fifo_we needs a read burst), and the FIFO RAM's
+  // registered read holds too: its address, {write engine's channel, that channel's next read
+  // pointer}, is the one the last clock edge read (neither moves without a take, a beat or a
+  // start; the gated clock runs during reset, so there was such an edge), and a write to that
+  // word in that cycle was passed through.
+  assign idle_o = (&ch_idle) & rd_idle & wr_idle & ~clr_busy_cycles_i;
 
 endmodule
 

@@ -56,7 +56,10 @@ module dma_periph #(
   // Peripheral request lines (level: the peripheral can take / give one block now).
   input  wire logic [NumReq-1:0] req_i,
   output logic                   irq_o,
-  output logic [3:0]             busy_o
+  output logic [3:0]             busy_o,
+  // Simulation clock-gating hint: 1 only when the next clock edge would change no register
+  // here (see the end of this module; ip/clock_gate).
+  output logic                   idle_o
 );
 
   localparam int unsigned NUM_CH     = 4;
@@ -88,6 +91,8 @@ module dma_periph #(
   logic [NUM_CH*WLEN_W-1:0] remain;
   logic [NUM_CH*CNT_W-1:0]  cnt_cycles, cnt_wait, cnt_rd, cnt_wr;
   logic [CNT_W-1:0]         busy_cycles;
+  logic                     core_idle;
+  logic                     reg_req_q;   // a register request in the last cycle (for idle_o)
 
   // External channel regfiles (dma_chan_regs).
   logic [NUM_CH-1:0]        ch_req, ch_req_is_wr, ch_wr_ack, ch_rd_ack;
@@ -271,7 +276,8 @@ module dma_periph #(
     .wr_prio_o         (wr_prio_o),
     .wr_data_o         (wr_data_o),
     .wr_ack_i          (wr_ack_i),
-    .wr_err_i          (wr_err_i)
+    .wr_err_i          (wr_err_i),
+    .idle_o            (core_idle)
   );
 
   // HWCFG reads the parameters back: each must fit its field.
@@ -281,6 +287,32 @@ module dma_periph #(
 
   assign irq_o  = |((irq_done & irq_en_done) | (irq_err & irq_en_err));
   assign busy_o = busy;
+
+  // ---- idle_o (simulation clock gating) ----
+  // 1 only if the next edge changes no register of this module, the register file, the channel
+  // registers or the core:
+  // - no register request now or in the last cycle (reg_req_q): the CMD singlepulse fields clear
+  //   and act (start/abort/clear) in the cycle after their write; the register file's other
+  //   flops (IRQ_ENABLE, W1C of IRQ_STATUS, the held read address, external_pending) and the
+  //   channel registers' software writes need a request;
+  // - no CMD pulse pending (implied by the above, stated for clarity);
+  // - no done/error event (would set IRQ_STATUS; such events come only from a channel leaving
+  //   RUN or STOP, so core_idle excludes them already);
+  // - the core at rest: every channel IDLE without start, beat or credit, both engines with no
+  //   burst and none to take, no busy-counter clear. Descriptor loads into the channel
+  //   registers need a read burst. The request lines req_i are not registered anywhere: a
+  //   channel samples them only in RUN, so they may change while idle.
+  // A raised irq_o, or results waiting in the registers, are idle.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reg_req_q <= 1'b0;
+    end else begin
+      reg_req_q <= reg_req_i;
+    end
+  end
+
+  assign idle_o = ~reg_req_i & ~reg_req_q & ~(|cmd_start) & ~(|cmd_abort) & ~cmd_clr_busy &
+                  ~(|ev_done) & ~(|ev_err) & core_idle;
 
 endmodule
 

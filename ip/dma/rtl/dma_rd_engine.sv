@@ -50,7 +50,8 @@ module dma_rd_engine #(
   output logic                         fixed_o,
   output logic                         prio_o,
   input  wire logic                    ack_i,
-  input  wire logic                    err_i
+  input  wire logic                    err_i,
+  output logic                         idle_o       // no burst and none to take: nothing changes
 );
 
   localparam logic [1:0] AM_INC   = dma_pkg::AM_INC;
@@ -219,6 +220,10 @@ module dma_rd_engine #(
   assign beats_o = n_q - beat_q;
   assign fixed_o = fixed_q;
   assign prio_o  = in_burst && bus_prio_i[ch_q];
+
+  // Clock-gating hint: idle and no channel to grant, so no burst is taken (the arbiter's
+  // round-robin state moves only with a take) and no beat, FIFO or descriptor write happens.
+  assign idle_o = (state_q == R_IDLE) && !gnt_valid;
 
 endmodule
 

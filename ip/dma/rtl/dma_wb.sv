@@ -58,7 +58,10 @@ module dma_wb #(
   // Peripheral request lines (level: the peripheral can take / give one block now).
   input  wire logic [NumReq-1:0] req_i,
   output logic                   irq_o,
-  output logic [3:0]             busy_o
+  output logic [3:0]             busy_o,
+  // Simulation clock-gating hint: 1 only when the next clock edge would change no register of
+  // the controller (ip/clock_gate).
+  output logic                   idle_o
 );
 
   localparam logic [2:0] CTI_CLASSIC = 3'b000;
@@ -74,6 +77,7 @@ module dma_wb #(
   logic        rd_req, rd_burst, rd_more, rd_fixed;
   logic        wr_req, wr_burst, wr_more, wr_fixed;
   logic [3:0]  rd_beats, wr_beats;  // Wishbone bursts need no length up front (CTI says the end)
+  logic        periph_idle;
 
   // The aesoc crossbar raises STB only at the selected slave (reg_bridge_wbc says why).
   reg_bridge_wbc #(.CycGated(1'b0)) u_bridge (
@@ -143,7 +147,8 @@ module dma_wb #(
     .wr_err_i           (wr_err_i),
     .req_i              (req_i),
     .irq_o              (irq_o),
-    .busy_o             (busy_o)
+    .busy_o             (busy_o),
+    .idle_o             (periph_idle)
   );
 
   function automatic logic [2:0] cti(logic burst, logic more, logic fixed);
@@ -170,6 +175,11 @@ module dma_wb #(
   assign wr_sel_o = 4'hF;
   assign wr_cti_o = cti(wr_burst, wr_more, wr_fixed);
   assign wr_bte_o = 2'b00;
+
+  // The glue here has no registers (the bridge and the CTI mapping are combinational, the master
+  // cycles are the engines' requests, covered by periph_idle); a register-slave cycle wakes the
+  // controller even before its STB.
+  assign idle_o = periph_idle & ~wb_cyc_i & ~wb_stb_i;
 
   logic unused;
   assign unused = ^{wr_dat_i, rd_beats, wr_beats};

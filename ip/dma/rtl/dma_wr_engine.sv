@@ -42,7 +42,8 @@ module dma_wr_engine #(
   output logic                         fixed_o,
   output logic                         prio_o,
   input  wire logic                    ack_i,
-  input  wire logic                    err_i
+  input  wire logic                    err_i,
+  output logic                         idle_o       // no burst and none to take: nothing changes
 );
 
   localparam logic [1:0] AM_INC   = dma_pkg::AM_INC;
@@ -195,6 +196,10 @@ module dma_wr_engine #(
   assign beats_o = n_q - beat_q;
   assign fixed_o = fixed_q;
   assign prio_o  = in_burst && bus_prio_i[ch_q];
+
+  // Clock-gating hint: idle and no channel to grant, so no burst is taken (the arbiter's
+  // round-robin state moves only with a take) and no beat or FIFO pop happens.
+  assign idle_o = (state_q == W_IDLE) && !gnt_valid;
 
 endmodule
 

@@ -10,7 +10,8 @@
 // Crossbar masters: 0 DMA read, 1 DMA write, 2 traffic master. cocotb drives the register
 // slave (wb_*), the request lines 2 and 3, the memories' wait/ERR knobs and the peripheral.
 module tb_dma #(
-  parameter int unsigned FifoDepth = 32
+  parameter int unsigned FifoDepth = 32,
+  parameter bit          IdleCheck = 1'b1   // check the DMA's idle_o contract (see the end)
 ) (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,
@@ -54,7 +55,9 @@ module tb_dma #(
   output logic [31:0]      mon_rd_beats_o,
   output logic [31:0]      mon_wr_beats_o,
   output logic [31:0]      mon_violations_o,
-  output logic [127:0]     mon_busy_cycles_o  // per channel: cycles with busy_o[c] high
+  output logic [127:0]     mon_busy_cycles_o, // per channel: cycles with busy_o[c] high
+  output logic             idle_o,            // the DMA's clock-gating hint
+  output logic [31:0]      mon_idle_cycles_o  // cycles out of reset with idle_o high
 );
 
   localparam int unsigned NM = 3;
@@ -121,7 +124,8 @@ module tb_dma #(
     .wr_prio_o (m_prio[1]),
     .req_i     (req),
     .irq_o     (irq_o),
-    .busy_o    (busy_o)
+    .busy_o    (busy_o),
+    .idle_o    (idle_o)
   );
 
   tb_dma_traffic u_traffic (
@@ -246,14 +250,16 @@ module tb_dma #(
   assign wr_err_o  = m_cyc[1] & m_err[1];
   assign req_o     = req;
 
-  logic [31:0] cycle_q, rd_viol, wr_viol;
+  logic [31:0] cycle_q, rd_viol, wr_viol, idle_cyc_q;
   logic [3:0][31:0] busy_cyc_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cycle_q    <= '0;
       busy_cyc_q <= '0;
+      idle_cyc_q <= '0;
     end else begin
       cycle_q <= cycle_q + 32'd1;
+      if (idle_o) idle_cyc_q <= idle_cyc_q + 32'd1;
       for (int c = 0; c < 4; c++) begin
         if (busy_o[c]) busy_cyc_q[c] <= busy_cyc_q[c] + 32'd1;
       end
@@ -261,6 +267,7 @@ module tb_dma #(
   end
   assign cycle_o           = cycle_q;
   assign mon_busy_cycles_o = busy_cyc_q;
+  assign mon_idle_cycles_o = idle_cyc_q;
   assign mon_violations_o  = rd_viol + wr_viol;
 
   tb_dma_wbmon u_rdmon (
@@ -294,6 +301,99 @@ module tb_dma #(
     .beats_o      (mon_wr_beats_o),
     .violations_o (wr_viol)
   );
+
+  // ---- idle_o check ----
+  // The contract of idle_o: after a clock edge with idle_o high no register of the DMA may have
+  // changed. snap holds every register (hierarchical references into dma_wb; the FIFO RAM's
+  // words are covered by its write enable), compared across each edge that idle_o allowed to be
+  // skipped. Update the list when registers are added.
+  if (IdleCheck) begin : gen_idle_check
+    localparam int unsigned SW = 4096;
+    logic [SW-1:0] snap, snap_q;
+    logic [3:0][511:0]  ch_snap;
+    logic          idle_q;
+    logic [31:0]   diff_q;
+
+    for (genvar c = 0; c < 4; c++) begin : gen_ch_snap
+      assign ch_snap[c] = 512'({
+        u_dma.u_periph.gen_ch[c].u_regs.ctrl_q, u_dma.u_periph.gen_ch[c].u_regs.flow_q,
+        u_dma.u_periph.gen_ch[c].u_regs.src_q,  u_dma.u_periph.gen_ch[c].u_regs.dst_q,
+        u_dma.u_periph.gen_ch[c].u_regs.len_q,  u_dma.u_periph.gen_ch[c].u_regs.next_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.state_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.code_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.rd_left_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.wr_left_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.sblk_off_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.dblk_off_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.scred_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.dcred_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.wptr_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.rptr_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.count_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.cyc_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.wait_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.rdb_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.wrb_q});
+    end
+
+    assign snap = SW'({
+      ch_snap,
+      u_dma.u_periph.reg_req_q,
+      u_dma.u_periph.u_reg.external_pending,
+      u_dma.u_periph.u_reg.pending_rd_addr,
+      u_dma.u_periph.u_reg.field_storage.CMD.start0.value,
+      u_dma.u_periph.u_reg.field_storage.CMD.start1.value,
+      u_dma.u_periph.u_reg.field_storage.CMD.start2.value,
+      u_dma.u_periph.u_reg.field_storage.CMD.start3.value,
+      u_dma.u_periph.u_reg.field_storage.CMD.abort0.value,
+      u_dma.u_periph.u_reg.field_storage.CMD.abort1.value,
+      u_dma.u_periph.u_reg.field_storage.CMD.abort2.value,
+      u_dma.u_periph.u_reg.field_storage.CMD.abort3.value,
+      u_dma.u_periph.u_reg.field_storage.CMD.clr_busy_cycles.value,
+      u_dma.u_periph.u_reg.field_storage.IRQ_STATUS.done0.value,
+      u_dma.u_periph.u_reg.field_storage.IRQ_STATUS.done1.value,
+      u_dma.u_periph.u_reg.field_storage.IRQ_STATUS.done2.value,
+      u_dma.u_periph.u_reg.field_storage.IRQ_STATUS.done3.value,
+      u_dma.u_periph.u_reg.field_storage.IRQ_STATUS.err0.value,
+      u_dma.u_periph.u_reg.field_storage.IRQ_STATUS.err1.value,
+      u_dma.u_periph.u_reg.field_storage.IRQ_STATUS.err2.value,
+      u_dma.u_periph.u_reg.field_storage.IRQ_STATUS.err3.value,
+      u_dma.u_periph.u_reg.field_storage.IRQ_ENABLE.done.value,
+      u_dma.u_periph.u_reg.field_storage.IRQ_ENABLE.err.value,
+      u_dma.u_periph.u_core.busy_cyc_q,
+      u_dma.u_periph.u_core.u_rd.state_q, u_dma.u_periph.u_core.u_rd.ch_q,
+      u_dma.u_periph.u_core.u_rd.desc_q,  u_dma.u_periph.u_core.u_rd.n_q,
+      u_dma.u_periph.u_core.u_rd.beat_q,  u_dma.u_periph.u_core.u_rd.addr_q,
+      u_dma.u_periph.u_core.u_rd.fixed_q, u_dma.u_periph.u_core.u_rd.u_arb.last_q,
+      u_dma.u_periph.u_core.u_wr.state_q, u_dma.u_periph.u_core.u_wr.ch_q,
+      u_dma.u_periph.u_core.u_wr.n_q,     u_dma.u_periph.u_core.u_wr.beat_q,
+      u_dma.u_periph.u_core.u_wr.addr_q,  u_dma.u_periph.u_core.u_wr.fixed_q,
+      u_dma.u_periph.u_core.u_wr.u_arb.last_q,
+      u_dma.u_periph.u_core.u_fifo.rdata_q});
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        snap_q <= '0;
+        idle_q <= 1'b0;
+        diff_q <= '0;
+      end else begin
+        snap_q <= snap;
+        idle_q <= idle_o;
+        if (idle_o && u_dma.u_periph.u_core.fifo_we) begin
+          diff_q <= diff_q + 32'd1;
+          $error("tb_dma: FIFO RAM written while idle_o at cycle %0d", cycle_q);
+        end
+        if (idle_q && snap != snap_q) begin
+          diff_q <= diff_q + 32'd1;
+          $error("tb_dma: a register changed at an idle edge (cycle %0d): %h -> %h", cycle_q - 1,
+                 snap_q, snap);
+        end
+      end
+    end
+
+    final $display("tb_dma: idle_o high in %0d of %0d cycles, %0d idle_o violations", idle_cyc_q,
+                   cycle_q, diff_q);
+  end
 
   logic unused;
   assign unused = ^{s_sel[2], s_cti[2], s_bte[2], m_rdat[2]};

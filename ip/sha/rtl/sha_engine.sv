@@ -39,7 +39,10 @@ module sha_engine #(
   output logic [7:0][63:0]      state_o,
   output logic [63:0]           count_o,
   output logic                  round_o,
-  output logic                  blk_done_o
+  output logic                  blk_done_o,
+  // No register of the engine, padder or core changes at the next edge (simulation clock gating;
+  // conservative: a message in progress is never idle).
+  output logic                  idle_o
 );
 
   logic [2:0]  alg_q, alg;
@@ -155,6 +158,12 @@ module sha_engine #(
   assign expect_o   = pad_expect && !err_q;
   assign err_o      = err_q;
   assign err_code_o = code_q;
+
+  // At rest: no message (busy_q low, so no go/done transition), padder and core in their idle
+  // states with no block offered, and no input that acts (start, resume, clear, fault, a word:
+  // without them err_set, go and zero are low and neither the padder nor the core moves).
+  assign idle_o     = !busy_q && pad_idle && !blk_valid && core_idle &&
+                      !start_i && !resume_i && !clear_i && !fault_i && !in_valid_i;
 
 endmodule
 

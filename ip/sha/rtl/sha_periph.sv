@@ -31,7 +31,9 @@ module sha_periph #(
   output logic             reg_wr_err_o,
   output logic             irq_o,
   // A DMA channel may write HWCFG.DMA_WORDS words into DATA_IN while asserted.
-  output logic             dma_in_req_o
+  output logic             dma_in_req_o,
+  // Simulation clock gating hint: no register here or below changes at the next edge.
+  output logic             idle_o
 );
 
   localparam int unsigned LW       = $clog2(InDepth + 1);
@@ -53,6 +55,7 @@ module sha_periph #(
   logic [7:0][63:0] ctx_state, eng_state;
   logic [63:0] eng_count;
   logic        eng_ready, eng_busy, eng_done, eng_saveable, eng_expect, eng_err, eng_round, eng_blk;
+  logic        eng_idle, reg_req_q;
   logic [2:0]  eng_code;
   logic        eng_done_q, eng_err_q;
   logic        readable, early_read, fault;
@@ -173,7 +176,8 @@ module sha_periph #(
     .state_o      (eng_state),
     .count_o      (eng_count),
     .round_o      (eng_round),
-    .blk_done_o   (eng_blk)
+    .blk_done_o   (eng_blk),
+    .idle_o       (eng_idle)
   );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -231,6 +235,21 @@ module sha_periph #(
   // Room for a DMA block while the message wants data (or the engine drains after an error).
   assign dma_in_req_o = hwif_out.DMA_CTRL.in_en.value && (LW'(InDepth) - in_level) >= LW'(DmaWords) &&
                         (eng_expect || eng_err);
+
+  // ---- idle_o: the SoC stops this block's clock in simulation while it is 1 ----
+  // The cycle after a request is not idle: singlepulse CMD fields and write side effects settle.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) reg_req_q <= 1'b0;
+    else         reg_req_q <= reg_req_i;
+  end
+  // Without a request (no decode, no field write, no DIGEST/COUNT/DATA_IN access) the rest only
+  // moves through: a held DATA_IN word or stalled external access, a pending command, a word in
+  // the FIFO (the engine takes it, or raises AFTER_FINAL), the engine (busy also counts
+  // PERF_MSG; rounds PERF_BUSY, PERF_BLOCKS), and the done/err edges that set IRQ_STATUS.
+  assign idle_o = !reg_req_i && !reg_req_q && !reg_req_stall_wr_o && !reg_req_stall_rd_o &&
+                  !din_pend_q && !cmd_start && !cmd_resume && !cmd_clear && !cmd_abort &&
+                  in_empty && !eng_busy && eng_idle &&
+                  (eng_done == eng_done_q) && (eng_err == eng_err_q);
 
   // HWCFG reads the parameters back: each must fit its field.
   if (InDepth < 2 || InDepth > 255) begin : gen_bad_params

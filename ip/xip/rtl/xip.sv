@@ -51,12 +51,16 @@ module xip #(
   output logic      [3:0]   flash_io_oe_o,
   input  wire logic [3:0]   flash_io_i,
 
-  output logic              irq_o          // an integrity failure (INTEG_STATUS, INTEG_IE)
+  output logic              irq_o,         // an integrity failure (INTEG_STATUS, INTEG_IE)
+
+  // Simulation clock gating (ip/clock_gate): no register here would change at this clock edge,
+  // so the SoC's simulation model may skip it.
+  output logic              idle_o
 );
 
   localparam int unsigned AW = $clog2(FlashBytes / 4);
 
-  logic win_err;
+  logic win_err, periph_idle;
 
   // Register port between the Wishbone bridge and the core.
   logic        reg_req, reg_req_is_wr, reg_req_stall_wr, reg_req_stall_rd;
@@ -120,11 +124,16 @@ module xip #(
     .flash_io_o         (flash_io_o),
     .flash_io_oe_o      (flash_io_oe_o),
     .flash_io_i         (flash_io_i),
-    .irq_o              (irq_o)
+    .irq_o              (irq_o),
+    .idle_o             (periph_idle)
   );
 
   // Writes to the flash window end in ERR, and so do reads of a line that failed its check.
   assign wb_err_o = (wb_cyc_i & wb_stb_i & wb_we_i) | win_err;
+
+  // The bridge has no state; CYC or STB on either slave (not only a whole request) keeps the
+  // controller clocked.
+  assign idle_o = !wb_cyc_i && !wb_stb_i && !reg_cyc_i && !reg_stb_i && periph_idle;
 
   logic unused;
   assign unused = ^{wb_adr_i[29:AW], wb_dat_i, wb_sel_i, wb_cti_i, wb_bte_i};

@@ -88,7 +88,10 @@ module xip_axi #(
   output logic      [3:0]         flash_io_oe_o,
   input  wire logic [3:0]         flash_io_i,
 
-  output logic                    irq_o          // an integrity failure (INTEG_STATUS, INTEG_IE)
+  output logic                    irq_o,         // an integrity failure (INTEG_STATUS, INTEG_IE)
+
+  // Simulation clock gating (ip/clock_gate): no register here would change at this clock edge.
+  output logic                    idle_o
 );
 
   localparam int unsigned AW = $clog2(FlashBytes / 4);
@@ -100,6 +103,7 @@ module xip_axi #(
   logic          win_req, win_ack, win_err;
   logic [AW-1:0] win_addr;
   logic [31:0]   win_rdata;
+  logic          win_idle, periph_idle;
 
   reg_bridge_axil #(
     .AddrWidth (xip_reg_pkg::XIP_REG_MIN_ADDR_WIDTH),
@@ -174,7 +178,8 @@ module xip_axi #(
     .win_addr_o    (win_addr),
     .win_ack_i     (win_ack),
     .win_err_i     (win_err),
-    .win_rdata_i   (win_rdata)
+    .win_rdata_i   (win_rdata),
+    .idle_o        (win_idle)
   );
 
   xip_periph #(
@@ -208,8 +213,17 @@ module xip_axi #(
     .flash_io_o         (flash_io_o),
     .flash_io_oe_o      (flash_io_oe_o),
     .flash_io_i         (flash_io_i),
-    .irq_o              (irq_o)
+    .irq_o              (irq_o),
+    .idle_o             (periph_idle)
   );
+
+  // Simulation clock gating. The AXI4-Lite bridge is at rest when no AW, W or AR is offered and
+  // no B or R is held: between taking an access and B/R its core raises reg_req for exactly one
+  // cycle (xip_reg never stalls and answers in the request cycle, so the core never waits or
+  // times out), which xip_periph counts as busy, and the cycle after, when the core's wait
+  // counter returns to zero, B/R is up.
+  assign idle_o = !s_axil_awvalid && !s_axil_wvalid && !s_axil_arvalid && !s_axil_bvalid
+               && !s_axil_rvalid && win_idle && periph_idle;
 
   // Read-only window: write addresses and data are dropped; attributes need no action.
   logic unused;

@@ -55,7 +55,9 @@ module xip_axi_win #(
   output logic      [AW-1:0]      win_addr_o,
   input  wire logic               win_ack_i,
   input  wire logic               win_err_i,
-  input  wire logic [31:0]        win_rdata_i
+  input  wire logic [31:0]        win_rdata_i,
+
+  output logic                    idle_o         // no register would change at this edge
 );
 
   localparam int unsigned BW = AW + 2;  // byte-address bits
@@ -255,6 +257,11 @@ module xip_axi_win #(
       bid_q <= bid_d;
     end
   end
+
+  // Simulation clock gating: no burst in progress or offered, R empty (RVALID would fall with
+  // RREADY), the write channels waiting for an address with no W beat offered.
+  assign idle_o = rd_q == RdIdle && !s_axi_arvalid && !rvalid_q
+               && wr_q == WrAddr && !s_axi_awvalid && !s_axi_wvalid;
 
   logic unused;
   assign unused = ^ar_lo[1:0];

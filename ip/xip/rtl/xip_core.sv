@@ -77,7 +77,9 @@ module xip_core #(
   output logic                                    cs_no,
   output logic      [3:0]                         io_o,
   output logic      [3:0]                         io_oe_o,
-  input  wire logic [3:0]                         io_i
+  input  wire logic [3:0]                         io_i,
+
+  output logic                                    idle_o    // no register would change at this edge
 );
 
   localparam int unsigned AW          = $clog2(FlashBytes / 4);  // word address bits
@@ -89,6 +91,7 @@ module xip_core #(
   logic        seq_start, seq_stop, seq_hold, seq_word_valid;
   logic [31:0] seq_word;
   logic [21:0] seq_word_addr;
+  logic        seq_idle, otfad_idle, integ_idle;
   // OTFAD.
   logic        ks_ok;
   logic [31:0] ks_word;
@@ -222,7 +225,8 @@ module xip_core #(
     .cs_no        (cs_no),
     .io_o         (io_o),
     .io_oe_o      (io_oe_o),
-    .io_i         (io_i)
+    .io_i         (io_i),
+    .idle_o       (seq_idle)
   );
 
   xip_otfad #(
@@ -248,7 +252,8 @@ module xip_core #(
     .word_valid_i  (eng_run ? eng_ks_take : take_plain),
     .word_idx_i    (eng_run ? eng_ks_idx : seq_word_addr[1:0]),
     .ks_word_o     (ks_word),
-    .ks_ok_o       (ks_ok)
+    .ks_ok_o       (ks_ok),
+    .idle_o        (otfad_idle)
   );
 
   // The stream delivers words in order from the word that started it.
@@ -304,7 +309,8 @@ module xip_core #(
       .push_data_o      (eng_push_data),
       .fail_o           (eng_fail),
       .fail_ctx_o       (eng_fail_ctx),
-      .fail_addr_o      (eng_fail_addr)
+      .fail_addr_o      (eng_fail_addr),
+      .idle_o           (integ_idle)
     );
   end else begin : gen_no_integ
     assign otfad_en      = ctx_en_i;
@@ -329,6 +335,7 @@ module xip_core #(
     assign eng_fail      = 1'b0;
     assign eng_fail_ctx  = '0;
     assign eng_fail_addr = '0;
+    assign integ_idle    = 1'b1;
     logic unused_integ;
     assign unused_integ = ^{ctx_integ_i, ctx_layout_i, ctx_version_i, ctx_tagbase_i, mac_we_i};
   end
@@ -337,6 +344,14 @@ module xip_core #(
   assign integ_fail_o = eng_fail || err;
   assign integ_ctx_o  = eng_fail ? eng_fail_ctx : eng_req_ctx;
   assign integ_addr_o = eng_fail ? eng_fail_addr : 24'({line_w, 2'b0});
+
+  // Simulation clock gating: no read request or flush, the buffer state would stay and no word
+  // is written into it, and the sequencer, OTFAD and the line engine are idle. A paused stream
+  // with a full buffer rests here until a read moves last_q.
+  assign idle_o = !req_i && !flush_i && !take
+               && {base_d, cnt_d, last_d, active_d, missed_d, waited_d}
+               == {base_q, cnt_q, last_q, active_q, missed_q, waited_q}
+               && seq_idle && otfad_idle && integ_idle;
 
   logic unused_addr;
   assign unused_addr = ^{seq_word_addr[21:PW], take_addr[AW-1:PW]};

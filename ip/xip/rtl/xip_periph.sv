@@ -46,7 +46,9 @@ module xip_periph #(
   output logic      [3:0]   flash_io_oe_o,
   input  wire logic [3:0]   flash_io_i,
 
-  output logic              irq_o          // INTEG_STATUS.FAIL & INTEG_IE.FAIL
+  output logic              irq_o,         // INTEG_STATUS.FAIL & INTEG_IE.FAIL
+
+  output logic              idle_o         // no register would change at this edge
 );
 
   // Register block.
@@ -85,6 +87,9 @@ module xip_periph #(
   logic         kw_mac_q;   // the running unwrap loads the MAC key
   logic         lock_err_set;
   logic         flush;
+
+  // Simulation clock gating.
+  logic         kw_idle, core_idle, reg_req_q;
 
   xip_reg_pkg::xip__in_t  hwif_in;
   xip_reg_pkg::xip__out_t hwif_out;
@@ -221,7 +226,8 @@ module xip_periph #(
     .busy_o  (kw_busy),
     .done_o  (kw_done),
     .ok_o    (kw_ok),
-    .key_o   (kw_key)
+    .key_o   (kw_key),
+    .idle_o  (kw_idle)
   );
 
   // Anything that changes what a flash word reads as empties the prefetch buffer.
@@ -290,8 +296,25 @@ module xip_periph #(
     .cs_no        (flash_cs_no),
     .io_o         (flash_io_o),
     .io_oe_o      (flash_io_oe_o),
-    .io_i         (flash_io_i)
+    .io_i         (flash_io_i),
+    .idle_o       (core_idle)
   );
+
+  // Simulation clock gating. Besides a request, the register file changes in the cycle after one
+  // (singlepulse fields clear; the pulses start an unwrap, flush or clear the counters), and
+  // through hwset: unwrap_err (kw_done: the unwrap engine is not idle), lock_err (unwrap_go) and
+  // INTEG_STATUS (integ_fail, with FAIL_CTX / FAIL_ADDR). The counters move only with a read's
+  // acknowledge (win_req_i) or clr_stats.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reg_req_q <= 1'b0;
+    end else begin
+      reg_req_q <= reg_req_i;
+    end
+  end
+
+  assign idle_o = !win_req_i && !reg_req_i && !reg_req_q && !unwrap_go && !ctrl_clr_stats && !flush
+               && !integ_fail && kw_idle && core_idle;
 
   // The register file keeps the sticky error bits for software; nothing here needs them.
   logic unused;

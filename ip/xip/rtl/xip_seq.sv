@@ -47,7 +47,9 @@ module xip_seq (
   output logic             cs_no,
   output logic [3:0]       io_o,
   output logic [3:0]       io_oe_o,
-  input  wire logic [3:0]  io_i
+  input  wire logic [3:0]  io_i,
+
+  output logic             idle_o         // no register would change at this edge
 );
 
   localparam logic [1:0] SEL_READ = xip_pkg::XIP_CMD_READ;
@@ -333,6 +335,15 @@ module xip_seq (
       paddr_q <= paddr_d;
     end
   end
+
+  // Simulation clock gating: idle exactly when every next state equals the present one. Besides
+  // ST_IDLE this holds for a paused stream (CS# low, SCK held low before a word's last unit while
+  // hold_i), which waits for the reader; io_i reaches a register only on a rising SCK edge of the
+  // data phase, so the flash pins are ignored at rest.
+  assign idle_o = {state_d, sck_d, cs_n_d, io_d, oe_d, div_d, cnt_d, unit_d, sel_d, dummy_d, mcont_d,
+                   fcont_d, addr_d, rx_d, rxn_d, pend_d, pgo_d, paddr_d}
+               == {state_q, sck_q, cs_n_q, io_q, oe_q, div_q, cnt_q, unit_q, sel_q, dummy_q, mcont_q,
+                   fcont_q, addr_q, rx_q, rxn_q, pend_q, pgo_q, paddr_q};
 
   assign word_o      = {rx_word[7:0], rx_word[15:8], rx_word[23:16], rx_word[31:24]};
   assign word_addr_o = addr_q;

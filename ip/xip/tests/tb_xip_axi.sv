@@ -70,7 +70,8 @@ module tb_xip_axi #(
   input  wire logic  [127:0]         otp_kek_i,
   /* verilator tracing_on */
   output logic                       irq_o,
-  output logic                       flash_err_o
+  output logic                       flash_err_o,
+  output logic                       idle_o        // xip_axi's simulation clock-gating hint
 );
 
   logic       sck, cs_n;
@@ -148,7 +149,8 @@ module tb_xip_axi #(
     .flash_cs_no    (cs_n),
     .flash_io_o     (io_m),
     .flash_io_oe_o  (oe_m),
-    .flash_io_i     (io_in)
+    .flash_io_i     (io_in),
+    .idle_o         (idle_o)
   );
 
   qspi_flash #(
