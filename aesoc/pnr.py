@@ -476,14 +476,12 @@ def _seed(t: _Target, seed: int, bits: tuple[int, int]) -> dict[str, Any]:
     Each seed is cached on its own, so a long placement that is stopped (a SoC takes hours per
     seed) resumes with the seeds it has not finished."""
     outcome = _known(t, seed)
-    seconds = None
+    seconds: float | None = None
     if outcome is None:
         netlist = harness_netlist(t.design, t.family)
         if netlist.name != t.netlist:
             raise ToolError(f"{t.design.name}: its sources changed while it was being placed; place it again")
-        start = time.monotonic()
-        outcome = _nextpnr(netlist, t.device, seed, FPGA_BUILD / f"{t.design.slug}-{t.device}")
-        seconds = time.monotonic() - start
+        outcome, seconds = _nextpnr(netlist, t.device, seed, FPGA_BUILD / f"{t.design.slug}-{t.device}")
         CACHE.mkdir(parents=True, exist_ok=True)
         write_atomic(t.cache(seed), json.dumps(_essentials(outcome)))
     if _store is not None and _stored(t, seed) is None:
@@ -512,9 +510,9 @@ def placed_fitting(design: Design, devices: Sequence[str], seeds: Sequence[int] 
     return result
 
 
-def _nextpnr(netlist: Path, device: str, seed: int, work: Path) -> dict[str, Any]:
+def _nextpnr(netlist: Path, device: str, seed: int, work: Path) -> tuple[dict[str, Any], float]:
     """One nextpnr run; returns its JSON report, or {"misfit": DoesNotFit} when the design does
-    not fit the device."""
+    not fit the device, and the run's wall seconds (not the wait for a tool slot)."""
     family, flags = DEVICES[device]
     log, report = work / f"nextpnr-seed{seed}.log", work / f"report-seed{seed}.json"
     report.unlink(missing_ok=True)
@@ -523,15 +521,17 @@ def _nextpnr(netlist: Path, device: str, seed: int, work: Path) -> dict[str, Any
                          [*flags, "--json", str(netlist), "--report", str(report), "--seed", str(seed),
                           "--freq", str(TARGET_MHZ[family]), "--timing-allow-fail", "-l", str(log), "-q"])
     with tool_slot():
+        start = time.monotonic()
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False, env=yowasp_env())
+        seconds = time.monotonic() - start
     text = log.read_text(errors="replace") if log.is_file() else proc.stderr
     misfit = misfit_from_log(text)
     if misfit is not None:
-        return {"misfit": misfit}
+        return {"misfit": misfit}, seconds
     if proc.returncode != 0 or not report.is_file():
         raise ToolError(f"nextpnr-{family} failed (exit {proc.returncode}); log: {log}\n{tail(log)}")
     report_data: dict[str, Any] = json.loads(report.read_text())
-    return report_data
+    return report_data, seconds
 
 
 def misfit_from_log(text: str) -> DoesNotFit | None:
