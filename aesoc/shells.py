@@ -225,7 +225,7 @@ def render(block: ipblock.IpBlock, bus_name: str) -> str:
     bridge_conns = ([("clk_i", "clk_i"), ("rst_ni", "rst_ni")] if b.clocked else []) + \
         [(n, n) for _, _, n in b.ports] + [(bp, w) for _, bp, w in reg]
     core_params = f" #(\n{_connections([(p.name, p.name) for p in header.params])}\n  )" if header.params else ""
-    core_conns = [(c, w) for c, _, w in reg] + [(p.name, p.name) for p in passed] + [(h, "") for h in hidden]
+    core_conns = [(c, w) for c, _, w in reg] + [(p.name, p.name) for p in passed] + [(h, f"unused_{h}") for h in hidden]
     core_conns.sort(key=lambda cw: [p.name for p in header.ports].index(cw[0]))
     source = header.file.relative_to(ipblock.IP_DIR.parent) if header.file.is_relative_to(ipblock.IP_DIR.parent) \
         else header.file
@@ -241,6 +241,7 @@ def render(block: ipblock.IpBlock, bus_name: str) -> str:
         ");",
         "",
         *_wire_decls(header),
+        *[f"  logic unused_{h};" for h in sorted(hidden)],
         "",
         f"  {b.bridge}{bridge_params} u_bridge (",
         _connections(bridge_conns),
