@@ -205,7 +205,7 @@ def render(block: ipblock.IpBlock, bus_name: str) -> str:
     reg = _reg_port_names()
     reg_core = {c for c, _, _ in reg}
     # The core's idle output speaks for the core alone: a clocked bridge has state of its own, so
-    # only a shell whose bridge has none (Wishbone classic) passes it on (docs/ARCHITECTURE.md).
+    # only a shell whose bridge has none (the Wishbone ones) passes it on (docs/ARCHITECTURE.md).
     hidden = {block.idle} if block.idle and b.clocked else set()
     passed = [p for p in header.ports if p.name not in reg_core | hidden]
     secret = {e.port for e in block.external if e.secret}
