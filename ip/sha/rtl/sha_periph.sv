@@ -95,7 +95,9 @@ module sha_periph #(
   assign din_req  = hwif_out.DATA_IN.req && hwif_out.DATA_IN.req_is_wr;
   assign din_push = din_pend_q || din_req;
   assign din_data = din_pend_q ? din_pend_data_q : hwif_out.DATA_IN.wr_data.word;
-  assign hwif_in.DATA_IN.wr_ack = din_push && !in_full;
+  // The FIFO flushes in a CMD.CLEAR cycle: a word written then is held and pushed (and
+  // acknowledged) after it, never dropped while the register file waits for its acknowledge.
+  assign hwif_in.DATA_IN.wr_ack = din_push && !in_full && !cmd_clear;
 
   sha_fifo #(.Depth(InDepth)) u_in_fifo (
     .clk_i   (clk_i),
@@ -189,8 +191,8 @@ module sha_periph #(
       eng_done_q      <= 1'b0;
       eng_err_q       <= 1'b0;
     end else if (cmd_clear) begin
-      din_pend_q      <= 1'b0;
-      din_pend_data_q <= '0;
+      din_pend_q      <= din_push;
+      din_pend_data_q <= din_push ? din_data : '0;
       ctx_q           <= '{default: '0};
       count_q         <= '{default: '0};
       eng_done_q      <= 1'b0;

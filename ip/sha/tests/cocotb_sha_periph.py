@@ -238,6 +238,44 @@ async def error_cases(dut: Any) -> None:
     assert await tb.field("STATUS.err") == 0
 
 
+async def pulse_write(tb: RegTb, name: str, value: int) -> int:
+    """A write as a bus shell makes it: the request for one cycle, then waiting for its acknowledge;
+    returns the cycles it waited."""
+    dut = tb.dut
+    dut.reg_req_i.value, dut.reg_req_is_wr_i.value = 1, 1
+    dut.reg_addr_i.value, dut.reg_wr_data_i.value = RM.offsets[name], value
+    for cycle in range(ACK_LIMIT):
+        await ReadOnly()
+        ack, err = dut.reg_wr_ack_o.value, dut.reg_wr_err_o.value
+        await FallingEdge(dut.clk_i)
+        dut.reg_req_i.value = 0
+        if ack == 1 or err == 1:
+            assert err == 0, f"bus error on {name}"
+            return cycle
+    raise AssertionError(f"{name}: no acknowledge in {ACK_LIMIT} cycles")
+
+
+@cocotb.test()
+async def data_in_during_clear(dut: Any) -> None:
+    """A DATA_IN write in the cycle CMD.CLEAR flushes the FIFO, with the FIFO full and with room:
+    acknowledged, and the word lands after the clear (no message started: AFTER_FINAL)."""
+    tb = await new_tb(dut)
+    sha256 = ALGS["SHA256"]
+    for fill in (True, False):
+        await tb.begin(sha256, 1000)
+        # Filling: a word a cycle until the FIFO is full, which happens while the engine hashes a
+        # block (STATUS reads between the words would let a fast engine keep up).
+        for w in range(3 * 16 + IN_DEPTH if fill else 1):
+            await tb.write("DATA_IN", w)
+            if dut.in_full.value:
+                break
+        assert dut.in_full.value == int(fill)
+        await tb.command("clear")  # returns in the cycle the clear acts
+        assert await pulse_write(tb, "DATA_IN", 0x5A5A5A5A) < 4
+        await expect_error(tb, "AFTER_FINAL")
+        await recovers(tb)
+
+
 @cocotb.test()
 async def dma_request_line(dut: Any) -> None:
     """The request line: only with DMA_CTRL.IN_EN, while a message wants data and the FIFO has
