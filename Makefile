@@ -5,7 +5,7 @@ setup:
 	@bash scripts/setup.sh
 
 test: setup
-	python3 -m pytest -q -n auto --maxschedchunk 1
+	python3 -m pytest -q -n auto --maxschedchunk 1 --durations=40
 
 bench: setup
 	aesoc bench
