@@ -16,7 +16,8 @@ Each seed's outcome is kept twice: in the build cache, and, inside `store_at(STO
 placement store of the repository (`placements/`, one small record per design, device and seed,
 keyed as the cache is). A SoC's seed takes hours here, more than one working session on a fresh
 machine; the store lets placements made at different times add up, and lets a fresh clone state
-its clocks from them. A record is used only while its key matches the current sources and tools.
+its clocks from them. A record counts as the current design's only while its key matches the
+current sources and tools; the report falls back on an earlier design's records, saying so.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -118,6 +119,9 @@ class PlaceResult:
     tools: str = ""
     pending: tuple[int, ...] = ()  # seeds asked for and not placed yet (`seeds` are those placed)
     provenance: str = ""  # where the store's records say each seed was placed, when one is in use
+    # Set when the figures are those of the store's records of earlier sources or tools (no seed of
+    # the current ones is placed): which revision they were placed at and what has changed since.
+    earlier: str = ""
 
     @property
     def fits(self) -> bool:
@@ -379,13 +383,51 @@ def _record_path(t: _Target, seed: int) -> Path | None:
     return None if _store is None else _store / f"{t.design.slug}-{t.device}-seed{seed}.json"
 
 
-def _stored(t: _Target, seed: int) -> dict[str, Any] | None:
-    """The store's record of this run, if it holds one for the current key."""
+def _record(t: _Target, seed: int) -> dict[str, Any] | None:
+    """The store's record of this design, device and seed, whatever sources and tools it placed."""
     path = _record_path(t, seed)
     if path is None or not path.is_file():
         return None
     record: dict[str, Any] = json.loads(path.read_text())
-    return record if record.get("key") == t.key(seed) else None
+    return record
+
+
+def _stored(t: _Target, seed: int) -> dict[str, Any] | None:
+    """The store's record of this run, if it holds one for the current key."""
+    record = _record(t, seed)
+    return record if record is not None and record.get("key") == t.key(seed) else None
+
+
+def _earlier(t: _Target, seed: int) -> dict[str, Any] | None:
+    """The store's record of this design, device and seed placed from other sources or tools."""
+    record = _record(t, seed)
+    return record if record is not None and record.get("key") != t.key(seed) else None
+
+
+def _changed_since(t: _Target, records: Sequence[dict[str, Any]]) -> str:
+    """'placed at 1234abc (2026-11-27) from earlier sources: ip/x.sv changed since' for the records
+    of an earlier placement: what a reader needs to weigh figures that are not of the current design."""
+    revisions = sorted({r["placed"]["revision"] for r in records})
+    when = sorted({r["placed"]["recorded_utc"][:10] for r in records})
+    changes = []
+    if any(r["tools"] != f"{tool_version()}; {nextpnr_version()}" for r in records):
+        changes.append("the tools")
+    if any(r["target_mhz"] != TARGET_MHZ[t.family] for r in records):
+        changes.append("the timing target")
+    if any(r["netlist"] != t.netlist for r in records):
+        tracked = [str(src.relative_to(REPO)) for src in t.design.sources if src.is_relative_to(REPO)
+                   and not src.is_relative_to(BUILD)]
+        files = sorted({f for rev in revisions for f in _git_lines("diff", "--name-only", rev.rstrip("+"), "--",
+                                                                   *tracked)})
+        changes.append(", ".join(files[:4]) + (f" and {len(files) - 4} more" if len(files) > 4 else "")
+                       if files else "its generated sources or parameters")
+    return (f"placed at {', '.join(revisions)} ({', '.join(when)}) from an earlier design: "
+            f"{' and '.join(changes)} changed since; not yet placed as it is now")
+
+
+def _git_lines(*args: str) -> list[str]:
+    proc = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, check=False)
+    return proc.stdout.split() if proc.returncode == 0 else []
 
 
 def _store_record(t: _Target, seed: int, outcome: dict[str, Any], bits: tuple[int, int],
@@ -423,12 +465,13 @@ def _essentials(outcome: dict[str, Any]) -> dict[str, Any]:
     return {"utilization": outcome["utilization"], "fmax": outcome["fmax"], "critical_paths": paths}
 
 
-def _provenance(t: _Target, seeds: Sequence[int]) -> str:
+def _provenance(t: _Target, seeds: Sequence[int], earlier: bool = False) -> str:
     """'placements/X.json: recorded 2026-11-27 16:20 UTC at 1234abc (7,310 s)' for each seed the
-    store records (the seconds of the nextpnr run, when the record was made by it); '' without a store."""
+    store records (the seconds of the nextpnr run, when the record was made by it); '' without a
+    store. `earlier`: the records of earlier sources or tools instead of the current ones."""
     lines = []
     for seed in seeds:
-        record, path = _stored(t, seed), _record_path(t, seed)
+        record, path = (_earlier if earlier else _stored)(t, seed), _record_path(t, seed)
         if record is not None and path is not None:
             placed = record["placed"]
             took = f" ({placed['seconds']:,} s)" if "seconds" in placed else ""
@@ -493,18 +536,34 @@ def placed_fitting(design: Design, devices: Sequence[str], seeds: Sequence[int] 
     """What place_fitting would return, from the build cache and the store alone (for the current
     sources and tools), over the seeds placed so far (the others `pending`): the placement on the
     first of `devices` the design fits, or the last device's misfit; None where no seed of a
-    device that needs one is known. Runs no tool."""
+    device that needs one is known. Runs no tool.
+
+    A device with no seed placed for the current sources and tools is answered by the store's
+    records of an earlier placement, if it has them, with `earlier` saying so: a SoC takes hours to
+    place again after any change to its RTL, and its figures, labelled, tell more than none."""
     result = None
     for device in devices:
         target = _Target.of(design, device)
         known = {s: o for s in seeds if (o := _known(target, s)) is not None}
+        earlier: dict[int, dict[str, Any]] = {}
+        if not known:
+            earlier = {s: r for s in seeds if (r := _earlier(target, s)) is not None}
+            known = {s: r["outcome"] for s, r in earlier.items()}
         if not known:
             return None
         misfit = next((o for o in known.values() if "misfit" in o), None)
         runs = [misfit] if misfit is not None else list(known.values())
         placed = (next(s for s, o in known.items() if o is misfit),) if misfit is not None else tuple(known)
-        result = _summarise(target, placed, runs, _harness_bits(target, placed),
-                            tuple(s for s in seeds if s not in known) if misfit is None else ())
+        if earlier:
+            record = earlier[placed[0]]
+            result = replace(_summarise(target, placed, runs, (record["harness_bits"]["in"],
+                                                                record["harness_bits"]["out"]),
+                                        tuple(s for s in seeds if s not in known) if misfit is None else (),
+                                        earlier=True),
+                             tools=record["tools"], earlier=_changed_since(target, [earlier[s] for s in placed]))
+        else:
+            result = _summarise(target, placed, runs, _harness_bits(target, placed),
+                                tuple(s for s in seeds if s not in known) if misfit is None else ())
         if result.fits:
             return result
     return result
@@ -543,10 +602,11 @@ def misfit_from_log(text: str) -> DoesNotFit | None:
 
 
 def _summarise(t: _Target, seeds: tuple[int, ...], runs: list[dict[str, Any]], bits: tuple[int, int],
-               pending: tuple[int, ...]) -> PlaceResult:
+               pending: tuple[int, ...], earlier: bool = False) -> PlaceResult:
     """One PlaceResult from the outcomes of `seeds` (in order); the harness adds a flip-flop per
-    port bit and a LUT per output bit."""
-    name, device, provenance = t.design.name, t.device, _provenance(t, seeds)
+    port bit and a LUT per output bit. `earlier`: the outcomes are the store's records of earlier
+    sources or tools."""
+    name, device, provenance = t.design.name, t.device, _provenance(t, seeds, earlier)
     misfit = next((r["misfit"] for r in runs if "misfit" in r), None)
     base = {"design": name, "device": device, "seeds": seeds, "harness_ff": bits[0] + bits[1],
             "harness_lut": bits[1], "tools": f"{tool_version()}; {nextpnr_version()}", "pending": pending,

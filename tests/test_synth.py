@@ -175,7 +175,8 @@ def test_cached_misfit_is_known_without_a_tool(tmp_path: Path) -> None:
 def test_store_answers_for_the_sources_it_was_placed_from(tmp_path: Path) -> None:
     """A seed placed with the store in use leaves a record there (placements/ in the repository):
     with the build cache gone, as on a fresh clone, the record answers without a tool and the
-    result names it; a changed source makes it stale, and placing again replaces it."""
+    result names it; after a source change it answers as an earlier design's placement, and
+    placing again replaces it."""
     design = _design(tmp_path, "counter", COUNTER, "counter")
     with pnr.store_at(pnr.STORE):
         placed = pnr.place(design, "up5k", seeds=(1,))
@@ -191,8 +192,16 @@ def test_store_answers_for_the_sources_it_was_placed_from(tmp_path: Path) -> Non
         assert pnr.place(design, "up5k", seeds=(1,)) == placed
         assert not (pnr.FPGA_BUILD / "counter-up5k" / "nextpnr-seed1.log").exists()
         design.sources[0].write_text(COUNTER.replace("int W = 8", "int W = 6"))
-        assert pnr.placed_fitting(design, ("up5k",), (1,)) is None  # stale: another key
+        # Another key: the record is of an earlier design. It still answers, saying so, until the
+        # design is placed again (a SoC takes hours).
+        earlier = pnr.placed_fitting(design, ("up5k",), (1,))
+        assert earlier is not None and earlier.fmax_best == placed.fmax_best and earlier.lut4 == placed.lut4
+        assert earlier.earlier.startswith(f"placed at {record['placed']['revision']} (")
+        assert "changed since; not yet placed as it is now" in earlier.earlier and not placed.earlier
+        assert earlier.earlier in clock.from_placement("base", earlier, 100).label
+        assert "placements/counter-up5k-seed1.json: recorded" in earlier.provenance
         changed = pnr.place(design, "up5k", seeds=(1,))
+        assert not changed.earlier
         assert changed.harness_ff == 7 and [p.name for p in pnr.STORE.iterdir()] == ["counter-up5k-seed1.json"]
         assert json.loads(record_path.read_text())["key"] != record["key"]
     # Without the store (tests, smoke runs) the build cache alone answers.

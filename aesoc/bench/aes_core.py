@@ -227,17 +227,22 @@ def _speed_cells(placed: dict[str, Any], cycles: dict[int, float]) -> list[Any]:
         ice40_cell = f"failed: {ice40}"
     else:
         ice40_cell = (f"{DEVICE_NAMES[ice40.device]}: {ice40.fmax_best:.1f} MHz, {ice40.lut4} LC"
-                      if ice40.fits else f"{DEVICE_NAMES[ice40.device]}: {ice40.misfit}")
+                      if ice40.fits else f"{DEVICE_NAMES[ice40.device]}: {ice40.misfit}") + _earlier(ice40)
     if isinstance(ecp5, ToolError) or isinstance(synth_ecp5, ToolError):
         return ["failed", str(ecp5 if isinstance(ecp5, ToolError) else synth_ecp5), "—", "—", "—", "—", ice40_cell]
     if ecp5 is None:
         return [NOT_PLACED, "—", "—", "—", "—", "—", ice40_cell]
     if not ecp5.fits:
-        return [DEVICE_NAMES[ecp5.device], str(ecp5.misfit), "—", "—", "—", "—", ice40_cell]
+        return [DEVICE_NAMES[ecp5.device] + _earlier(ecp5), str(ecp5.misfit), "—", "—", "—", "—", ice40_cell]
     mbps = [_fmt(round(16 * ecp5.fmax_best / cycles[b], 1)) if b in cycles else "—" for b in KEY_SIZES]
     lut4 = synth_ecp5.lut + 2 * synth_ecp5.carry
     per_klut = round(ecp5.fmax_best * 1e6 / cycles[128] / (lut4 / 1000))
-    return [DEVICE_NAMES[ecp5.device], f"{ecp5.fmax_best:.1f} / {ecp5.fmax_median:.1f}", *mbps, per_klut, ice40_cell]
+    return [DEVICE_NAMES[ecp5.device] + _earlier(ecp5), f"{ecp5.fmax_best:.1f} / {ecp5.fmax_median:.1f}", *mbps,
+            per_klut, ice40_cell]
+
+
+def _earlier(r: PlaceResult) -> str:
+    return f" ({r.earlier})" if r.earlier else ""
 
 
 def _placed_record(r: PlaceResult | SynthResult | ToolError | None) -> dict[str, Any]:
@@ -247,11 +252,11 @@ def _placed_record(r: PlaceResult | SynthResult | ToolError | None) -> dict[str,
         return {"error": str(r)}
     if isinstance(r, SynthResult):
         return {"lut4": r.lut, "ccu2c": r.carry, "ff": r.ff}
+    base: dict[str, Any] = {"device": DEVICE_NAMES[r.device], **({"earlier": r.earlier} if r.earlier else {})}
     if r.misfit is not None:
-        return {"device": DEVICE_NAMES[r.device], "fits": False, "needs": r.misfit.needed,
-                "of": r.misfit.available, "resource": r.misfit.resource}
-    return {"device": DEVICE_NAMES[r.device], "fits": True, "lut4": r.lut4, "ff": r.ff,
-            "fmax_mhz_by_seed": list(r.fmax_by_seed)}
+        return {**base, "fits": False, "needs": r.misfit.needed, "of": r.misfit.available,
+                "resource": r.misfit.resource}
+    return {**base, "fits": True, "lut4": r.lut4, "ff": r.ff, "fmax_mhz_by_seed": list(r.fmax_by_seed)}
 
 
 def _fmt(value: float) -> float | int:

@@ -44,10 +44,13 @@ def from_placement(config: str, placed: PlaceResult | None, nominal_mhz: float) 
 
 
 def seeds_phrase(placed: PlaceResult) -> str:
-    """'best Fmax over seeds 1,2,3', or, while some are still to be placed, which are."""
+    """'best Fmax over seeds 1,2,3', or, while some are still to be placed, which are; and when the
+    placement is of an earlier design, which and what changed since."""
     phrase = f"best Fmax over seed{'s' if len(placed.seeds) > 1 else ''} {','.join(map(str, placed.seeds))}"
     if placed.pending:
         phrase += f" (seed{'s' if len(placed.pending) > 1 else ''} {','.join(map(str, placed.pending))} not placed yet)"
+    if placed.earlier:
+        phrase += f"; {placed.earlier}"
     return phrase
 
 

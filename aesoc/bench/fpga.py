@@ -83,7 +83,9 @@ def measure(ctx: BenchContext, bench: str, designs: Sequence[Design], title: str
                      f"{e.harness_ff}/{e.harness_lut}" if isinstance(e, PlaceResult) else "—",
                      "; ".join([*(str(r) for r in (e, i, x) if isinstance(r, ToolError)),
                                 *(f"{DEVICE_NAMES[r.device]}: seeds {','.join(map(str, r.pending))} not placed yet"
-                                  for r in (e, i) if isinstance(r, PlaceResult) and r.pending)])])
+                                  for r in (e, i) if isinstance(r, PlaceResult) and r.pending),
+                                *(f"{DEVICE_NAMES[r.device]}: {r.earlier}"
+                                  for r in (e, i) if isinstance(r, PlaceResult) and r.earlier)])])
     if peers:
         rows += _published_rows(len(columns))
     runs = [f"{tool_version()} synth_ecp5/synth_ice40/synth_xilinx -top {d.top} {dict(d.parameters)}; "
@@ -137,7 +139,8 @@ def _record(r: PlaceResult | ToolError | None) -> dict[str, Any]:
         return {"placed": False}
     if isinstance(r, ToolError):
         return {"error": str(r)}
-    base: dict[str, Any] = {"device": DEVICE_NAMES[r.device], "seeds": list(r.seeds), "pending": list(r.pending)}
+    base: dict[str, Any] = {"device": DEVICE_NAMES[r.device], "seeds": list(r.seeds), "pending": list(r.pending),
+                            **({"earlier": r.earlier} if r.earlier else {})}
     if r.misfit is not None:
         return {**base, "fits": False, "resource": r.misfit.resource, "needed": r.misfit.needed,
                 "available": r.misfit.available}
