@@ -293,7 +293,9 @@ def place(design: Design, device: str, seeds: Sequence[int] = SEEDS,
     with _once(CACHE / f"place-{work.name}.lock"):
         work.mkdir(parents=True, exist_ok=True)
         bits = _harness_bits(target, seeds)
-        jobs = [(lambda s=s: _seed(target, s, bits)) for s in seeds]
+        # The revision whose sources are placed: taken now, as the key is (a record is written hours later).
+        revision = _revision()
+        jobs = [(lambda s=s: _seed(target, s, bits, revision)) for s in seeds]
         names = [f"{design.name} {device} seed {s}" for s in seeds]
         progress = Progress("pnr", len(seeds), out)
         # The first seed alone: a design that does not fit is known from it, and on two cores the
@@ -431,7 +433,7 @@ def _git_lines(*args: str) -> list[str]:
 
 
 def _store_record(t: _Target, seed: int, outcome: dict[str, Any], bits: tuple[int, int],
-                  seconds: float | None) -> None:
+                  seconds: float | None, revision: str) -> None:
     """Write this run's record (replacing one of older sources: one record per design, device and seed)."""
     path = _record_path(t, seed)
     if path is None:
@@ -442,7 +444,7 @@ def _store_record(t: _Target, seed: int, outcome: dict[str, Any], bits: tuple[in
         "tools": f"{tool_version()}; {nextpnr_version()}", "target_mhz": TARGET_MHZ[t.family],
         "harness_bits": {"in": bits[0], "out": bits[1]},
         "outcome": _essentials(outcome),
-        "placed": {"recorded_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()), "revision": _revision(),
+        "placed": {"recorded_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()), "revision": revision,
                    **({"seconds": round(seconds)} if seconds is not None else {})},
     }
     write_atomic(path, json.dumps(record, indent=1, sort_keys=True) + "\n")
@@ -514,7 +516,7 @@ def _known(t: _Target, seed: int) -> dict[str, Any] | None:
     return None if record is None else record["outcome"]
 
 
-def _seed(t: _Target, seed: int, bits: tuple[int, int]) -> dict[str, Any]:
+def _seed(t: _Target, seed: int, bits: tuple[int, int], revision: str) -> dict[str, Any]:
     """One seed's outcome: known, or from a nextpnr run; the store gets a record of it either way.
     Each seed is cached on its own, so a long placement that is stopped (a SoC takes hours per
     seed) resumes with the seeds it has not finished."""
@@ -528,7 +530,7 @@ def _seed(t: _Target, seed: int, bits: tuple[int, int]) -> dict[str, Any]:
         CACHE.mkdir(parents=True, exist_ok=True)
         write_atomic(t.cache(seed), json.dumps(_essentials(outcome)))
     if _store is not None and _stored(t, seed) is None:
-        _store_record(t, seed, outcome, bits, seconds)
+        _store_record(t, seed, outcome, bits, seconds, revision)
     return outcome
 
 
