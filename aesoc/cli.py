@@ -19,6 +19,8 @@ RESULTS = REPO / "results"
 SMOKE_RESULTS = REPO / "build" / "bench-smoke"
 NO_GATES_HELP = ("the model without idle clock gating (same cycles, slower; docs/ARCHITECTURE.md, "
                  "'Idle clock gating')")
+PGO_HELP = ("the profile-guided model, as `aesoc bench` runs (same cycles, faster simulation, a longer "
+            "first build; docs/ARCHITECTURE.md, 'Simulation speed')")
 NO_STORE_HELP = (f"neither read nor write the placement records in {pnr.STORE.relative_to(REPO)}/ "
                  "(the build cache alone)")
 
@@ -29,7 +31,8 @@ def _program_dirs() -> list[Path]:
 
 def cmd_build(args: argparse.Namespace) -> int:
     config = soc.load_config(args.config)
-    exe = soc.build_model(config, trace=args.trace, activity=args.activity, clock_gates=not args.no_clock_gates)
+    exe = soc.build_model(config, trace=args.trace, activity=args.activity, clock_gates=not args.no_clock_gates,
+                          pgo=args.pgo)
     print(f"model: {exe}")
     for program in [Path(p) for p in args.programs] or _program_dirs():
         print(f"firmware: {firmware.build(program.resolve(), config).elf}")
@@ -44,7 +47,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                                      libs=tuple(args.lib), max_cycles=args.max_cycles, placement=args.placement,
                                      image=args.image, trace=args.trace, trace_from=args.trace_from,
                                      trace_to=args.trace_to, activity=args.activity,
-                                     clock_gates=not args.no_clock_gates)
+                                     clock_gates=not args.no_clock_gates, pgo=args.pgo)
     except ToolError as exc:
         print(f"aesoc: error: {exc}", file=sys.stderr)
         return outcome.HARNESS_ERROR
@@ -76,7 +79,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     try:
         with pnr.store_at(None if args.smoke or args.no_store else pnr.STORE):
             run_all(registry, names, results_dir, jobs=args.jobs, smoke=args.smoke, place=args.place,
-                    verbose=args.verbose)
+                    verbose=args.verbose, pgo=not args.no_pgo)
     finally:
         out = report.render(results_dir)
         print(f"report: {out} and {out.with_suffix('.html')} ({time.monotonic() - start:.0f} s)")
@@ -265,6 +268,7 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--trace", action="store_true", help="build the model with FST tracing")
     b.add_argument("--activity", action="store_true", help="build the activity (toggle-counting) model")
     b.add_argument("--no-clock-gates", action="store_true", help=NO_GATES_HELP)
+    b.add_argument("--pgo", action="store_true", help=PGO_HELP)
     b.set_defaults(func=cmd_build)
 
     r = sub.add_parser("run", help="run firmware (an ELF, or a folder to build) on the SoC")
@@ -283,6 +287,7 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--activity", action="store_true",
                    help="run on the activity model: one AESOC_ACTIVITY line of toggles per marked window")
     r.add_argument("--no-clock-gates", action="store_true", help=NO_GATES_HELP)
+    r.add_argument("--pgo", action="store_true", help=PGO_HELP)
     r.set_defaults(func=cmd_run)
 
     be = sub.add_parser("bench", help="run benchmarks, write results/NAME.json and the report")
@@ -300,6 +305,9 @@ def parser() -> argparse.ArgumentParser:
                     help="place and route what is not cached (minutes per IP block, hours per SoC); without it, "
                     "benchmarks take placements from the cache and placements/ and say where there is none")
     be.add_argument("--no-store", action="store_true", help=NO_STORE_HELP)
+    be.add_argument("--no-pgo", action="store_true",
+                    help="simulate on the plain models, not the profile-guided ones (same cycles; builds faster, "
+                         "simulates slower)")
     be.set_defaults(func=cmd_bench)
 
     rp = sub.add_parser("report", help="render results/report.md and report.html")

@@ -214,7 +214,7 @@ def build_and_run(program: Path, config_name: str = "full", *, name: str | None 
                   max_cycles: int = outcome.DEFAULT_MAX_CYCLES, placement: Placement = "sram",
                   image: Path | None = None, kek: bytes | None = None, trace: Path | None = None,
                   trace_from: int = 0, trace_to: int | None = None, activity: bool = False,
-                  reuse: bool = True, clock_gates: bool = True) -> tuple[RunResult, str]:
+                  reuse: bool = True, clock_gates: bool = True, pgo: bool | None = None) -> tuple[RunResult, str]:
     """Build the SoC model and one program (a firmware folder, or an ELF file as it is), run it;
     return the result and a line naming the run.
 
@@ -227,6 +227,8 @@ def build_and_run(program: Path, config_name: str = "full", *, name: str | None 
     which reports the toggles of each window the firmware marks (RunResult.activity). `reuse`:
     False for a run whose wall time is the measure (see set_reuse); the line says when it was reused.
     `clock_gates` False runs on the model without idle clock gating (aesoc.soc.build_model).
+    `pgo` runs on the profile-guided model (same cycles and output; default: whether
+    aesoc.soc.set_profile_guided is on, as under `aesoc bench`); never with `trace` or `activity`.
     """
     from aesoc import firmware, soc
     from aesoc.toolchain import REPO
@@ -240,12 +242,16 @@ def build_and_run(program: Path, config_name: str = "full", *, name: str | None 
         elf, flags = program, ""
     else:
         raise ToolError(f"no such firmware file or folder: {program}")
-    sim = soc.build_model(config, trace=trace is not None, activity=activity, clock_gates=clock_gates)
+    if pgo is None:
+        pgo = soc.profile_guided_on() and trace is None and not activity
+    sim = soc.build_model(config, trace=trace is not None, activity=activity, clock_gates=clock_gates, pgo=pgo)
     where = elf.relative_to(REPO) if elf.is_relative_to(REPO) else elf
     bin_path, part_kek, image_what = prepare_flash(elf, placement, image, kek)
     result = run(sim, elf, max_cycles=max_cycles, flash_image=bin_path, kek=part_kek, trace=trace,
                  trace_from=trace_from, trace_to=trace_to, reuse=reuse)
-    model = " (activity model)" if activity else "" if clock_gates else " (model without clock gates)"
+    model = ("activity model" if activity else
+             ", ".join(n for n, on in (("model without clock gates", not clock_gates), ("profile-guided model", pgo)) if on))
+    model = f" ({model})" if model else ""
     reused = "; output reused from an identical earlier run (same model, program, image)" if result.reused else ""
     line = (f"{where}{flags}{image_what} on SoC config '{config_name}'{model}: {result.status} "
             f"{result.code} ({result.outcome}) after {result.cycles} cycles at {result.khz:.0f} kHz simulated{reused}")

@@ -26,6 +26,30 @@ SIM_TOP = "aesoc_sim"
 ACTIVITY_MAX_WIDTH = 2048
 # The elaborated description is the configuration.
 SocConfig = Soc
+# What a profile-guided model (build_model's `pgo`) is trained on: firmware folders under fw/, each
+# with the blocks it drives (a configuration trains on those whose blocks it has). The CPU-only
+# program covers the core, caches and SRAM; the others every gated block's driver paths.
+PGO_TRAINING: tuple[tuple[str, frozenset[str]], ...] = (
+    ("bench/platform", frozenset()),
+    ("tests/aes_gcm_dma", frozenset({"aes", "dma"})),
+    ("tests/aes_cfu", frozenset({"aes_cfu"})),
+    ("tests/sha_dma", frozenset({"sha", "dma"})),
+    ("tests/timer_irq", frozenset()),
+)
+# A training run that is not over by then is stopped as a failure (each takes a few million cycles).
+PGO_TRAINING_MAX_CYCLES = 20_000_000
+_profile_guided = False
+
+
+def set_profile_guided(on: bool) -> None:
+    """Whether build_and_run simulates on the profile-guided model (`aesoc bench` turns it on for
+    its full runs): same cycles and output, faster simulation, a longer first build."""
+    global _profile_guided
+    _profile_guided = on
+
+
+def profile_guided_on() -> bool:
+    return _profile_guided
 
 __all__ = ["SocConfig", "config_names", "load_config", "rtl_sources", "top_parameters", "lint", "build_model",
            "alt_top_sources", "lint_alt_top"]
@@ -137,36 +161,48 @@ def lint_alt_top(block: ipblock.IpBlock, name: str, params: dict[str, int] | Non
         raise ToolError(f"lint of {block.name} top '{name}' failed:\n{proc.stdout}{proc.stderr}")
 
 
-def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_gates: bool = True) -> Path:
+def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_gates: bool = True,
+                pgo: bool = False) -> Path:
     """Verilate and compile the SoC with the harness; return the simulator executable.
 
     `activity` builds a separate model with toggle counting (Verilator --coverage-toggle): the
     harness then reports the toggles of each window the firmware marks (docs/aes_interfaces.md).
     `clock_gates` (not with `activity`) stops the clock of each block while its idle output is
     high (docs/ARCHITECTURE.md, "Idle clock gating"); False builds the model that
-    tests/test_clock_gates.py holds it against."""
+    tests/test_clock_gates.py holds it against. `pgo` compiles the model guided by a profile of
+    the PGO_TRAINING programs run on an instrumented build of it (docs/ARCHITECTURE.md,
+    "Simulation speed")."""
     if trace and activity:
         raise ToolError("a model is built with tracing or with activity counting, not both")
+    if pgo and (trace or activity):
+        raise ToolError("a profile-guided model is built without tracing and activity counting")
     gated = clock_gates and not activity
     with generation_lock:
         sources = rtl_sources(config, sim=True)
     gen_dir = socgen.out_dir(config)
     out_dir = BUILD / "sim" / (config.name + ("-trace" if trace else "") + ("-activity" if activity else "")
-                               + ("" if gated or activity else "-ungated"))
+                               + ("" if gated or activity else "-ungated") + ("-pgo" if pgo else ""))
     exe = out_dir / "aesoc-sim"
+    training = _pgo_training(config) if pgo else []
     # Measured choices: -CFLAGS -O1 comes after verilated.mk's -Os on every compile line, so the
     # model is built at -O1. On the full SoC (platform program, 3 runs each) -O1 simulates as fast as
     # -O2 (time ratio 0.96) and compiles in 72 CPU-seconds against 94; -O3 -march=native was no
     # faster than -O2 (ratio 1.00).
     # --x-initial fast is safe: with every variable randomly initialised instead (x-initial unique,
     # two seeds) a benchmark ran to identical cycles and output, so reset covers the state that counts.
+    # A profile-guided model is compiled at -O2 twice, instrumented then guided (at -O1 it gained
+    # less); without precompiled headers, which GCC refused with the profiling flags.
+    cflags = f"{'-O2' if pgo else '-O1'} -std=c++20 -I{gen_dir}"
     args = verilator_common_args(config, SIM_TOP) + [
         "--cc", "--exe", "--build", "-j", "2", "-O3",
         "--x-assign", "fast", "--x-initial", "fast", "--noassert",
         "-Wno-fatal",  # lint is its own step; a warning must not block a simulation build
         "--Mdir", str(out_dir / "obj"), "-o", str(exe),
-        "-CFLAGS", f"-O1 -std=c++20 -I{gen_dir}", "-LDFLAGS", "-lelf",
+        "-CFLAGS", f"{cflags} {PGO_GENERATE}" if pgo else cflags,
+        "-LDFLAGS", f"-lelf {PGO_GENERATE}" if pgo else "-lelf",
     ]
+    if pgo:
+        args += ["--MAKEFLAGS", NO_PCH]
     if trace:
         args += ["--trace-fst", "--trace-structs"]
     if activity:
@@ -181,16 +217,55 @@ def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_
         args += ["+define+AESOC_SIM_SBOX_TABLE"]
         if gated:
             args += ["+define+AESOC_SIM_CLOCK_GATES"]
+    # The training programs change the model's speed, never its behaviour: their names are in
+    # the digest, their builds are not.
     digest = _digest([*sources, HARNESS, LINT_WAIVERS, gen_dir / "aesoc_sim_map.h", gen_dir / "aesoc_exit.h"],
-                     " ".join(args))
+                     " ".join(args) + "".join(f" train:{elf.name}" for elf in training))
     cmd = [verilator_bin(), *args, str(LINT_WAIVERS), *[str(s) for s in sources], str(HARNESS)]
 
     def build() -> None:
         out_dir.mkdir(parents=True, exist_ok=True)
+        for stale in (out_dir / "obj").glob("*.gcda"):
+            stale.unlink()
         proc = subprocess.run(cmd, capture_output=True, text=True)
         log = save_log(f"verilator-{out_dir.name}", f"$ {' '.join(cmd)}\n{proc.stdout}{proc.stderr}")
         if proc.returncode != 0 or not exe.is_file():
             raise ToolError(f"Verilator build of '{out_dir.name}' failed; {log_tail(log)}")
+        if pgo:
+            _train_and_rebuild(exe, out_dir / "obj", cflags, training)
 
     build_once(exe, out_dir / ".digest", lambda: digest, build)
     return exe
+
+
+PGO_GENERATE = "-fprofile-generate"
+PGO_USE = "-fprofile-use -fprofile-partial-training -Wno-missing-profile"
+NO_PCH = "VK_PCH_I_FAST= VK_PCH_I_SLOW="
+
+
+def _pgo_training(config: Soc) -> list[Path]:
+    """The ELFs of the PGO_TRAINING programs whose blocks `config` has, built for it."""
+    from aesoc import firmware
+
+    blocks = {inst.block.name for inst in config.instances}
+    return [firmware.build(REPO / "fw" / folder, config).elf for folder, needs in PGO_TRAINING if needs <= blocks]
+
+
+def _train_and_rebuild(exe: Path, obj: Path, cflags: str, training: list[Path]) -> None:
+    """Run the training programs on the instrumented model `exe` (each must exit with status 0),
+    then compile the model again from the same C++ with the profile they left in `obj`."""
+    from aesoc.run import run
+
+    for elf in training:
+        result = run(exe, elf, max_cycles=PGO_TRAINING_MAX_CYCLES, reuse=False)
+        if (result.status, result.code) != ("exit", 0):
+            raise ToolError(f"profile-guided build: training program {elf.name} ended {result.status} "
+                            f"{result.code} after {result.cycles} cycles on the instrumented model")
+    for product in [*obj.glob("*.o"), *obj.glob("*.a"), *obj.glob("*.gch"), exe]:
+        product.unlink()
+    make = ["make", "-C", str(obj), "-f", f"V{SIM_TOP}.mk", "-j", "2", *NO_PCH.split(),
+            f"VM_USER_CFLAGS={cflags} {PGO_USE}", "VM_USER_LDLIBS=-lelf"]
+    proc = subprocess.run(make, capture_output=True, text=True)
+    log = save_log(f"pgo-{obj.parent.name}", f"$ {' '.join(make)}\n{proc.stdout}{proc.stderr}")
+    if proc.returncode != 0 or not exe.is_file():
+        raise ToolError(f"profile-guided compile of '{obj.parent.name}' failed; {log_tail(log)}")

@@ -30,6 +30,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskID, Text
 
 from aesoc.bench import Benchmark, BenchContext, BenchResult
 from aesoc.run import set_reuse
+from aesoc.soc import set_profile_guided
 from aesoc.toolchain import REPO, ToolError, set_jobs, set_status, set_verbose
 
 WIDTH = 60  # characters of a bar's description
@@ -119,17 +120,21 @@ def _fit(text: str) -> str:
 
 
 def run_all(registry: dict[str, Benchmark], names: list[str], results_dir: Path, *, jobs: int, smoke: bool,
-            place: bool, verbose: bool) -> None:
+            place: bool, verbose: bool, pgo: bool = True) -> None:
     """Run `names` side by side, write results_dir/NAME.json for each that finished; raise
     ToolError naming every one that failed (the others' results are still written)."""
     set_jobs(jobs)
     set_verbose(verbose)
     # A warm `aesoc bench` re-simulates nothing whose model, program and image are unchanged.
     set_reuse(True)
+    # Full runs simulate millions of cycles: on the profile-guided models (same cycles, faster).
+    # A smoke run's simulations are short, and the training would cost more than it saves.
+    set_profile_guided(pgo and not smoke)
     try:
         _run_all(registry, names, results_dir, smoke=smoke, place=place, verbose=verbose)
     finally:
         set_reuse(False)
+        set_profile_guided(False)
 
 
 def _run_all(registry: dict[str, Benchmark], names: list[str], results_dir: Path, *, smoke: bool, place: bool,
