@@ -171,7 +171,7 @@ def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_
     high (docs/ARCHITECTURE.md, "Idle clock gating"); False builds the model that
     tests/test_clock_gates.py holds it against. `pgo` compiles the model guided by a profile of
     the PGO_TRAINING programs run on an instrumented build of it (docs/ARCHITECTURE.md,
-    "Simulation speed")."""
+    "Profile-guided models")."""
     if trace and activity:
         raise ToolError("a model is built with tracing or with activity counting, not both")
     if pgo and (trace or activity):
@@ -183,7 +183,7 @@ def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_
     out_dir = BUILD / "sim" / (config.name + ("-trace" if trace else "") + ("-activity" if activity else "")
                                + ("" if gated or activity else "-ungated") + ("-pgo" if pgo else ""))
     exe = out_dir / "aesoc-sim"
-    training = _pgo_training(config) if pgo else []
+    training = _pgo_programs(config) if pgo else []
     # Measured choices: -CFLAGS -O1 comes after verilated.mk's -Os on every compile line, so the
     # model is built at -O1. On the full SoC (platform program, 3 runs each) -O1 simulates as fast as
     # -O2 (time ratio 0.96) and compiles in 72 CPU-seconds against 94; -O3 -march=native was no
@@ -220,19 +220,19 @@ def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_
     # The training programs change the model's speed, never its behaviour: their names are in
     # the digest, their builds are not.
     digest = _digest([*sources, HARNESS, LINT_WAIVERS, gen_dir / "aesoc_sim_map.h", gen_dir / "aesoc_exit.h"],
-                     " ".join(args) + "".join(f" train:{elf.name}" for elf in training))
+                     " ".join(args) + "".join(f" train:{folder.name}" for folder in training))
     cmd = [verilator_bin(), *args, str(LINT_WAIVERS), *[str(s) for s in sources], str(HARNESS)]
 
     def build() -> None:
         out_dir.mkdir(parents=True, exist_ok=True)
-        for stale in (out_dir / "obj").glob("*.gcda"):
-            stale.unlink()
+        if pgo:  # every object is compiled instrumented again, and counts only from this training
+            _remove_objects(out_dir / "obj", "*.gcda")
         proc = subprocess.run(cmd, capture_output=True, text=True)
         log = save_log(f"verilator-{out_dir.name}", f"$ {' '.join(cmd)}\n{proc.stdout}{proc.stderr}")
         if proc.returncode != 0 or not exe.is_file():
             raise ToolError(f"Verilator build of '{out_dir.name}' failed; {log_tail(log)}")
         if pgo:
-            _train_and_rebuild(exe, out_dir / "obj", cflags, training)
+            _train_and_rebuild(exe, out_dir / "obj", cflags, config, training)
 
     build_once(exe, out_dir / ".digest", lambda: digest, build)
     return exe
@@ -243,26 +243,37 @@ PGO_USE = "-fprofile-use -fprofile-partial-training -Wno-missing-profile"
 NO_PCH = "VK_PCH_I_FAST= VK_PCH_I_SLOW="
 
 
-def _pgo_training(config: Soc) -> list[Path]:
-    """The ELFs of the PGO_TRAINING programs whose blocks `config` has, built for it."""
-    from aesoc import firmware
-
+def _pgo_programs(config: Soc) -> list[Path]:
+    """The firmware folders of the PGO_TRAINING programs whose blocks `config` has."""
     blocks = {inst.block.name for inst in config.instances}
-    return [firmware.build(REPO / "fw" / folder, config).elf for folder, needs in PGO_TRAINING if needs <= blocks]
+    return [REPO / "fw" / folder for folder, needs in PGO_TRAINING if needs <= blocks]
 
 
-def _train_and_rebuild(exe: Path, obj: Path, cflags: str, training: list[Path]) -> None:
-    """Run the training programs on the instrumented model `exe` (each must exit with status 0),
-    then compile the model again from the same C++ with the profile they left in `obj`."""
+def _remove_objects(obj: Path, *more: str) -> None:
+    """Remove compiled objects (and files matching `more`) so that make compiles every one again:
+    the sources are unchanged, only the flags differ."""
+    for pattern in ("*.o", "*.a", "*.gch", *more):
+        for product in obj.glob(pattern):
+            product.unlink()
+
+
+def _train_and_rebuild(exe: Path, obj: Path, cflags: str, config: Soc, training: list[Path]) -> None:
+    """Build the training programs (only now, not on every call of build_model) and run them on
+    the instrumented model `exe` (each must exit with status 0), then compile the model again
+    from the same C++ with the profile they left in `obj`."""
+    from aesoc import firmware
     from aesoc.run import run
 
-    for elf in training:
+    for folder in training:
+        elf = firmware.build(folder, config).elf
         result = run(exe, elf, max_cycles=PGO_TRAINING_MAX_CYCLES, reuse=False)
         if (result.status, result.code) != ("exit", 0):
             raise ToolError(f"profile-guided build: training program {elf.name} ended {result.status} "
                             f"{result.code} after {result.cycles} cycles on the instrumented model")
-    for product in [*obj.glob("*.o"), *obj.glob("*.a"), *obj.glob("*.gch"), exe]:
-        product.unlink()
+    if not any(obj.glob("*.gcda")):
+        raise ToolError(f"profile-guided build of '{obj.parent.name}': the training runs left no profile")
+    _remove_objects(obj)
+    exe.unlink()
     make = ["make", "-C", str(obj), "-f", f"V{SIM_TOP}.mk", "-j", "2", *NO_PCH.split(),
             f"VM_USER_CFLAGS={cflags} {PGO_USE}", "VM_USER_LDLIBS=-lelf"]
     proc = subprocess.run(make, capture_output=True, text=True)

@@ -1,4 +1,4 @@
-"""The profile-guided model (docs/ARCHITECTURE.md, "Simulation speed") changes simulation speed,
+"""The profile-guided model (docs/ARCHITECTURE.md, "Profile-guided models") changes simulation speed,
 never behaviour: programs end with the same status, console output and cycles as on the plain
 model, and the model was compiled from a profile its training runs left."""
 
@@ -30,7 +30,7 @@ def test_model_compiled_from_its_training_profile() -> None:
     exe = soc.build_model(config, pgo=True)
     obj = exe.parent / "obj"
     assert exe.parent == BUILD / "sim" / f"{CONFIG}-pgo"
-    assert [elf.parent.name for elf in soc._pgo_training(config)] == ["platform", "timer_irq"]
+    assert [folder.name for folder in soc._pgo_programs(config)] == ["platform", "timer_irq"]
     assert list(obj.glob("*.gcda")), "no profile left by the training runs"
     log = (BUILD / "logs" / f"pgo-{CONFIG}-pgo.log").read_text()
     assert "-fprofile-use" in log and "-fprofile-generate" not in log
