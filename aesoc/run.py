@@ -249,9 +249,9 @@ def build_and_run(program: Path, config_name: str = "full", *, name: str | None 
     bin_path, part_kek, image_what = prepare_flash(elf, placement, image, kek)
     result = run(sim, elf, max_cycles=max_cycles, flash_image=bin_path, kek=part_kek, trace=trace,
                  trace_from=trace_from, trace_to=trace_to, reuse=reuse)
-    model = ("activity model" if activity else
-             ", ".join(n for n, on in (("model without clock gates", not clock_gates), ("profile-guided model", pgo)) if on))
-    model = f" ({model})" if model else ""
+    kinds = ["activity model"] if activity else [kind for kind, on in (("model without clock gates", not clock_gates),
+                                                                       ("profile-guided model", pgo)) if on]
+    model = f" ({', '.join(kinds)})" if kinds else ""
     reused = "; output reused from an identical earlier run (same model, program, image)" if result.reused else ""
     line = (f"{where}{flags}{image_what} on SoC config '{config_name}'{model}: {result.status} "
             f"{result.code} ({result.outcome}) after {result.cycles} cycles at {result.khz:.0f} kHz simulated{reused}")

@@ -226,8 +226,9 @@ def _speed_cells(placed: dict[str, Any], cycles: dict[int, float]) -> list[Any]:
     elif isinstance(ice40, ToolError):
         ice40_cell = f"failed: {ice40}"
     else:
-        ice40_cell = (f"{DEVICE_NAMES[ice40.device]}: {ice40.fmax_best:.1f} MHz, {ice40.lut4} LC"
-                      if ice40.fits else f"{DEVICE_NAMES[ice40.device]}: {ice40.misfit}") + _earlier(ice40)
+        ice40_cell = (f"{DEVICE_NAMES[ice40.device]}: "
+                      + (f"{ice40.fmax_best:.1f} MHz, {ice40.lut4} LC" if ice40.fits else str(ice40.misfit))
+                      + _earlier(ice40))
     if isinstance(ecp5, ToolError) or isinstance(synth_ecp5, ToolError):
         return ["failed", str(ecp5 if isinstance(ecp5, ToolError) else synth_ecp5), "—", "—", "—", "—", ice40_cell]
     if ecp5 is None:

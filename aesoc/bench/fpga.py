@@ -16,7 +16,7 @@ from typing import Any
 
 from aesoc import area, soc
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
-from aesoc.pnr import DEVICE_NAMES, Design, PlaceResult, nextpnr_version, run_jobs, synth
+from aesoc.pnr import DEVICE_NAMES, Design, PlaceResult, nextpnr_version, run_jobs, synth, tool_versions
 from aesoc.synth import SynthResult, tool_version
 from aesoc.toolchain import ToolError
 
@@ -123,7 +123,7 @@ def measure(ctx: BenchContext, bench: str, designs: Sequence[Design], title: str
         runs=runs,
         config={"designs": [d.name for d in designs], "seeds": list(ctx.seeds),
                 "ecp5_devices": list(ecp5_devices), "ice40_devices": list(ice40_devices),
-                "tools": f"{tool_version()}; {nextpnr_version()}"},
+                "tools": tool_versions()},
     )
 
 
