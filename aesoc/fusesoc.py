@@ -56,6 +56,9 @@ def _waivers(block: ipblock.IpBlock, core_dir: Path) -> Path:
 
 
 SHELL_TESTS = REPO / "ip" / "reg_bridge" / "tests"
+# The sim targets' model is compiled on every core of the machine the cores are generated on
+# (edalize runs Verilator's make serially).
+SIM_MAKE_OPTIONS = f"-j{os.cpu_count() or 1}"
 
 
 def sim_module_name(block: ipblock.IpBlock, bus: str) -> str:
@@ -131,7 +134,7 @@ def render(block: ipblock.IpBlock, out_dir: Path = OUT_DIR) -> str:
         lines += _lint_target(f"lint_top_{name}", f"top_{name}", top.module, list(block.params))
     for target, bus in [("sim", "wbc"), *[(f"sim_{b}", b) for b in buses]]:
         lines += [f"  {target}:", "    flow: sim", "    flow_options:", "      tool: verilator",
-                  f"      cocotb_module: {sim_module_name(block, bus)}",
+                  f"      cocotb_module: {sim_module_name(block, bus)}", f"      make_options: [{SIM_MAKE_OPTIONS}]",
                   f"    filesets: [waivers, rtl, bridges, shell_{bus}, cocotb_{bus}]",
                   f"    toplevel: {shells.shell_module(block, bus)}", *_parameters(_shell_params(block, bus))]
     return "\n".join(lines) + "\n"
