@@ -4,8 +4,10 @@
 setup:
 	@bash scripts/setup.sh
 
+# Ends with the suite's wall and CPU seconds: how busy it kept the machine's cores.
 test: setup
-	python3 -m pytest -q -n auto --maxschedchunk 1 --durations=40
+	@bash -c 'TIMEFORMAT="make test: %R s wall, %U s user + %S s system CPU"; \
+	  time python3 -m pytest -q -n auto --maxschedchunk 1 --durations=40'
 
 bench: setup
 	aesoc bench
