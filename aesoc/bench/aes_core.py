@@ -175,8 +175,10 @@ def run(ctx: BenchContext) -> BenchResult:
                     "Our figures: whole aes_engine (mode engine, key and IV registers, cipher core), "
                     "AES-128/192/256, synthesised with the hierarchy kept (each module mapped once per "
                     "parameter set, counts summed over instances), as the earlier Yosys 0.23 figures were.",
-                    "Fmax: the enc+dec engine placed and routed (yowasp-nextpnr, port harness of aesoc.pnr) on "
-                    "the smallest LFE5U it fits, best/median over seeds "
+                    "Fmax: the enc+dec engine placed and routed (yowasp-nextpnr, port harness of aesoc.pnr) "
+                    "from its netlist with the hierarchy kept (flattening the unrolled datapaths costs too much "
+                    "memory; a flattened netlist of the compact variants places a little smaller and faster, "
+                    "docs/aes_engine.md) on the smallest LFE5U it fits, best/median over seeds "
                     f"{', '.join(map(str, ctx.seeds))}; MB/s = 16 bytes x best Fmax / ECB cycles per block; "
                     "blocks/s per kLUT4 uses the ECP5 synthesis of the engine alone (LUT4 + 2 per CCU2C). "
                     "iCE40: placed on UP5K, else HX8K, or 'does not fit' with the count.",
