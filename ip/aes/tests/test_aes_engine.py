@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from aes_ip import TB_SOURCES, VARIANTS, VERILATOR_ARGS
+from aes_ip import TB_SOURCES, VARIANTS, VERILATOR_ARGS, defines_of
 from aesoc.cocotb_flow import run_cocotb
 
 HERE = Path(__file__).resolve().parent
@@ -30,8 +30,19 @@ def run(variant: str, *testcases: str) -> None:
         parameters=params,
         extra_env={"AES_VARIANT": json.dumps(params)},
         build_args=VERILATOR_ARGS,
+        defines=defines_of(variant),
         testcase=list(testcases),
     )
+
+
+def test_tower_field_sbox_stays_under_test() -> None:
+    """Only multi-round datapaths read their S-boxes as a table (ip.toml sim_defines); the
+    tower-field S-box stays under the exhaustive and vector tests of one-round variants with and
+    without decryption."""
+    tabled = [n for n in VARIANTS if defines_of(n)]
+    assert tabled and all(VARIANTS[n].get("RoundsPerCycle", 1) != 1 for n in tabled)
+    tower = [VARIANTS[n] for n in VARIANTS if not defines_of(n) and VARIANTS[n].get("Datapath", 128) == 128]
+    assert {p.get("DecEnable", 1) for p in tower} == {0, 1}
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -72,6 +83,7 @@ def run_gcm(variant: str, *testcases: str) -> None:
         parameters=params,
         extra_env={"AES_VARIANT": json.dumps(params)},
         build_args=VERILATOR_ARGS,
+        defines=defines_of(variant),
         testcase=list(testcases),
     )
 
