@@ -131,6 +131,12 @@ class IpBlock:
     shell: str = ""  # the bus of the generated shell that is `module`; "" for a hand-written module
     tops: dict[str, AltTop] = field(default_factory=dict)  # alternative tops by name
     idle: str = ""  # output that is high while a clock edge would change nothing (simulation clock gating)
+    # Simulation-only defines of the block's own tests and shell tests (not its units' tests).
+    test_defines: tuple[str, ...] = ()
+
+    @property
+    def test_define_values(self) -> dict[str, int]:
+        return {name: 1 for name in self.test_defines}
 
     def param_values(self, given: dict[str, Any], where: str) -> dict[str, int]:
         """Every parameter of the block: defaults, overridden by `given` (checked)."""
@@ -197,7 +203,8 @@ class _Files:
 
 
 _KEYS = {"name", "module", "shell", "role", "description", "rtl", "regs", "sw", "params", "slave", "master", "irq",
-         "dma_request", "dma_sink", "windows", "unused", "external", "sim_model", "fileset", "unit", "top", "idle"}
+         "dma_request", "dma_sink", "windows", "unused", "external", "sim_model", "fileset", "unit", "top", "idle",
+         "test_defines"}
 
 
 def _unit(name: str, spec: dict[str, Any], files: _Files, folder: Path, where: str) -> Unit:
@@ -267,6 +274,7 @@ def _load(path: Path) -> IpBlock:
             external=tuple(ExternalPort(**e) for e in data.get("external", [])),
             sim_model=str(data.get("sim_model", "")),
             filesets=filesets, units=units, uses=tuple(files.uses), tops=tops, idle=str(data.get("idle", "")),
+            test_defines=tuple(data.get("test_defines", ())),
         )
     except TypeError as exc:
         raise ToolError(f"{where}: {exc}") from exc

@@ -23,6 +23,7 @@ def test_shell(block: str, bus: str) -> None:
         test_module="cocotb_shells",
         test_dir=HERE,
         extra_env={"SHELL_BLOCK": block, "SHELL_BUS": bus},
+        defines=blk.test_define_values,
     )
 
 

@@ -47,6 +47,7 @@ def test_xip(prefetch_words: int, testcases: list[str] | None) -> None:
         test_dir=TESTS,
         parameters={"PrefetchWords": prefetch_words},
         build_args=["--timescale", "1ns/1ps", "--assert", "-DASSERT_ON"],
+        defines=ipblock.block("xip").test_define_values,
         extra_env={"XIP_PREFETCH_WORDS": str(prefetch_words)},
         testcase=testcases,
     )
@@ -61,6 +62,7 @@ def test_xip_integrity() -> None:
         test_dir=TESTS,
         parameters={"PrefetchWords": 16},
         build_args=["--timescale", "1ns/1ps", "--assert", "-DASSERT_ON"],
+        defines=ipblock.block("xip").test_define_values,
         extra_env={"XIP_PREFETCH_WORDS": "16"},
     )
 

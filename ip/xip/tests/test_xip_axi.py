@@ -30,6 +30,7 @@ def test_xip_axi() -> None:
         test_dir=TESTS,
         parameters={"PrefetchWords": 16},
         build_args=["--timescale", "1ns/1ps", "--assert", "-DASSERT_ON"],
+        defines=ipblock.block("xip").test_define_values,
         extra_env={"XIP_PREFETCH_WORDS": "16"},
     )
 
