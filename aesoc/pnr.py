@@ -216,7 +216,9 @@ def synth(design: Design, family: str) -> SynthResult:
 
 
 def _synth_cache(design: Design, family: str) -> Path:
-    return CACHE / f"synth-{design.slug}-{family}-{design.digest(family, tool_version())}.json"
+    # Named by content alone: benchmarks name one block differently ("xbar", "wb_xbar-full"), and a
+    # block synthesised under one name is not synthesised again under another.
+    return CACHE / f"synth-{family}-{design.digest(family, tool_version())}.json"
 
 
 def _ports(netlist: dict[str, Any], top: str) -> dict[str, list[Any]]:
@@ -227,8 +229,7 @@ def _ports(netlist: dict[str, Any], top: str) -> dict[str, list[Any]]:
 def design_ports(design: Design) -> dict[str, tuple[str, int]]:
     """Port directions and widths of the design's top with its parameters, from an elaboration by
     the pinned Yosys (cached): seconds, where a synthesis of a SoC takes half an hour."""
-    stem = f"{design.slug}-{design.digest('ports', tool_version())}"
-    cached = CACHE / f"ports-{stem}.json"
+    cached = CACHE / f"ports-{design.digest('ports', tool_version())}.json"
     with _once(cached):
         if not cached.is_file():
             work = FPGA_BUILD / f"{design.slug}-ports"

@@ -3,6 +3,7 @@ the cache, place and route with Fmax, the 'does not fit' path and bad arguments.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -75,6 +76,9 @@ def test_synthesis_is_cached_by_source(tmp_path: Path) -> None:
     assert len(list(pnr.CACHE.glob("synth-*.json"))) == 1
     again = pnr.synth(design, "ice40")
     assert again == first  # served from the cache: same seconds too
+    # Named by content: the same block under another benchmark's name is not synthesised again.
+    assert pnr.synth(dataclasses.replace(design, name="renamed"), "ice40") == first
+    assert len(list(pnr.CACHE.glob("synth-*.json"))) == 1
     design.sources[0].write_text(COUNTER.replace("int W = 8", "int W = 5"))
     changed = pnr.synth(design, "ice40")
     assert changed.ff == 5 and len(list(pnr.CACHE.glob("synth-*.json"))) == 2
