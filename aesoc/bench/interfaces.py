@@ -20,6 +20,7 @@ from aesoc.bench.clock import soc_clock
 from aesoc.elfsize import c_function_lines, symbol_bytes
 from aesoc.firmware import build as build_fw
 from aesoc.plots import bar_chart
+from aesoc.pnr import stored_synth_runs
 from aesoc.run import RunResult, build_and_run
 from aesoc.soc import ACTIVITY_MAX_WIDTH, SocConfig, load_config
 from aesoc.socgen import SOC_SCOPE, scope
@@ -204,7 +205,8 @@ def run(ctx: BenchContext) -> BenchResult:
     return BenchResult(
         tables=[ours, compare, activity_table(toggles, act_line)],
         records=result.records + toggles,
-        runs=[line, act_line] + [f"yosys synth_ice40 {a.top} {a.parameters}" for a in block_area.values()],
+        runs=[line, act_line] + [f"{tool_version()} synth_ice40 {a.top} {a.parameters}" for a in block_area.values()]
+        + stored_synth_runs(block_area.values()),
         config={"soc": CONFIG, "params": config.params, "sw_variant": SW_VARIANT, "clock_mhz": clock.mhz,
                 "clock": clock.label},
         plots=[plot],

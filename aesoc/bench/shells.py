@@ -13,7 +13,7 @@ from dataclasses import asdict
 
 from aesoc import ipblock, shells, soc
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table
-from aesoc.pnr import Design, run_jobs, synth
+from aesoc.pnr import Design, run_jobs, stored_synth_runs, synth
 from aesoc.synth import FAMILIES, SynthResult, tool_version
 
 SMOKE_ALT_BLOCK = "dma"  # a smoke run synthesises the alternative tops of this block only
@@ -87,7 +87,7 @@ def run(ctx: BenchContext) -> BenchResult:
         tables=[bridge_table, alt_table],
         records=[{"design": d.name, "top": d.top, "parameters": dict(d.parameters), **asdict(r)}
                  for (d, _), r in zip(jobs, results)],
-        runs=[f"{tool_version()} {f} -top {d.top} {dict(d.parameters)}" for d, f in jobs],
+        runs=[f"{tool_version()} {f} -top {d.top} {dict(d.parameters)}" for d, f in jobs] + stored_synth_runs(results),
         config={"addr_width": shells.ADDR_WIDTH, "families": list(FAMILIES)},
     )
 
