@@ -228,7 +228,7 @@ def _synth_cache(design: Design, family: str) -> Path:
 
 
 def _synth_record_path(name: str) -> Path | None:
-    return None if _store is None else _store / "synth" / name
+    return None if _synth_store is None else _synth_store / "synth" / name
 
 
 def _synth_stored(name: str) -> SynthResult | None:
@@ -246,7 +246,7 @@ def _synth_stored(name: str) -> SynthResult | None:
 def _keep_synthesis(design: Design, name: str, result: SynthResult) -> None:
     """Add this synthesis to the store (when in use) if it has no record of it."""
     path = _synth_record_path(name)
-    if path is None or path.is_file():
+    if path is None or not _synth_writes or path.is_file():
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     record = {"design": design.name, "top": design.top, "flatten": design.flatten,
@@ -412,18 +412,23 @@ class _Target:
 # ------------------------------------------------------------------------------------------------
 
 _store: Path | None = None
+# The synthesis records under _synth_store/synth/ are read; written only when _synth_writes.
+_synth_store: Path | None = None
+_synth_writes = False
 
 
 @contextmanager
-def store_at(folder: Path | None) -> Iterator[None]:
-    """Read and write seed records in `folder` while in this block (None: the build cache alone,
-    as tests and smoke runs have it, so that they run the tools they check)."""
-    global _store
-    before, _store = _store, folder
+def store_at(folder: Path | None, synth_read_only: Path | None = None) -> Iterator[None]:
+    """Read and write placement and synthesis records in `folder` while in this block (None: the
+    build cache alone, as tests have it, so that they run the tools they check); with `folder` None,
+    `synth_read_only` is a store whose synthesis records are read but never written (smoke runs)."""
+    global _store, _synth_store, _synth_writes
+    before = _store, _synth_store, _synth_writes
+    _store, _synth_store, _synth_writes = folder, folder or synth_read_only, folder is not None
     try:
         yield
     finally:
-        _store = before
+        _store, _synth_store, _synth_writes = before
 
 
 def _record_path(t: _Target, seed: int) -> Path | None:

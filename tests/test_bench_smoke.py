@@ -1,6 +1,8 @@
 """Every registered benchmark, run short (`aesoc bench NAME --smoke`): its firmware and flows are
 built and run for real, its tables rendered from that run, so a driver, record-field or table-code
-change that breaks a benchmark fails here and not only in `aesoc bench`."""
+change that breaks a benchmark fails here and not only in `aesoc bench`. Cell counts of sources the
+synthesis store holds are read from it (placements/synth/, named in the run lines); Yosys runs for
+the rest."""
 
 from __future__ import annotations
 

@@ -88,7 +88,8 @@ def test_synthesis_store_answers_for_the_same_content(tmp_path: Path) -> None:
     """Inside the store (`aesoc bench`), a synthesis leaves a record under placements/synth/ named
     as its cache entry: with the build folder gone, as on a fresh clone, the record answers without
     Yosys and the result names it, and the benchmark's run lines say so. Changed sources are
-    synthesised again; outside the store (tests, smoke runs) Yosys runs."""
+    synthesised again; a smoke run reads the records and writes none; outside the store (tests)
+    Yosys runs."""
     design = _design(tmp_path, "counter", COUNTER, "counter")
     with pnr.store_at(pnr.STORE):
         first = pnr.synth(design, "ice40")
@@ -105,6 +106,14 @@ def test_synthesis_store_answers_for_the_same_content(tmp_path: Path) -> None:
         design.sources[0].write_text(COUNTER.replace("int W = 8", "int W = 3"))
         changed = pnr.synth(design, "ice40")
         assert changed.ff == 3 and not changed.stored and len(list((pnr.STORE / "synth").iterdir())) == 2
+    design.sources[0].write_text(COUNTER)
+    shutil.rmtree(pnr.FPGA_BUILD)
+    # A smoke run reads the records and writes none.
+    with pnr.store_at(None, synth_read_only=pnr.STORE):
+        assert pnr.synth(design, "ice40").stored == again.stored
+        assert not pnr.FPGA_BUILD.joinpath("counter-ice40").exists()
+        design.sources[0].write_text(COUNTER.replace("int W = 8", "int W = 4"))
+        assert pnr.synth(design, "ice40").ff == 4 and len(list((pnr.STORE / "synth").iterdir())) == 2
     design.sources[0].write_text(COUNTER)
     shutil.rmtree(pnr.FPGA_BUILD)
     assert not pnr.synth(design, "ice40").stored and (pnr.FPGA_BUILD / "counter-ice40" / "yosys.log").is_file()
