@@ -40,7 +40,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from aesoc.synth import FAMILIES, SynthResult, read_commands, run_yosys, synthesize, tail, tool_version
+from aesoc.synth import (FAMILIES, SynthResult, read_commands, run_yosys, script_fingerprint, synthesize, tail,
+                          tool_version)
 from aesoc.toolchain import BUILD, REPO, ToolError, status, tool_slot, write_atomic, yowasp_command, yowasp_env
 
 FPGA_BUILD = BUILD / "fpga"
@@ -208,7 +209,7 @@ def synth(design: Design, family: str) -> SynthResult:
         raise ToolError(f"unknown family '{family}'; known: {', '.join(FAMILIES)}")
     cached = _synth_cache(design, family)
     with _once(cached):
-        if not cached.is_file():
+        if not (cached.is_file() and json.loads(cached.read_text()).get("script") == script_fingerprint()):
             result = _synth_stored(cached.name)
             if result is None:
                 with tool_slot():
@@ -233,20 +234,24 @@ def _synth_record_path(name: str) -> Path | None:
 
 def _synth_stored(name: str) -> SynthResult | None:
     """The store's counts for this cache entry's name (the same content digest), saying where they
-    came from; None outside the store or without a record."""
+    came from; None outside the store, without a record, or for a record that other synthesis
+    commands made."""
     path = _synth_record_path(name)
     if path is None or not path.is_file():
         return None
     record = json.loads(path.read_text())
+    if record["result"].get("script") != script_fingerprint():
+        return None
     result, recorded = SynthResult(**record["result"]), record["recorded"]
     return replace(result, stored=f"{path.parent.parent.name}/synth/{name}: synthesised by {result.tool} in "
                                   f"{result.seconds:.0f} s, recorded {recorded['utc']} UTC at {recorded['revision']}")
 
 
 def _keep_synthesis(design: Design, name: str, result: SynthResult) -> None:
-    """Add this synthesis to the store (when in use) if it has no record of it."""
+    """Add this synthesis to the store (when in use) unless it holds a current record of it (one
+    that other synthesis commands made is replaced)."""
     path = _synth_record_path(name)
-    if path is None or not _synth_writes or path.is_file():
+    if path is None or not _synth_writes or (path.is_file() and _synth_stored(name) is not None):
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     record = {"design": design.name, "top": design.top, "flatten": design.flatten,

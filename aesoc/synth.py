@@ -7,6 +7,7 @@ quotes its last lines. Cell counts come from `stat -json`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import tempfile
@@ -62,6 +63,8 @@ class SynthResult:
     tool: str = field(default_factory=lambda: tool_version())
     # Where the counts were read from when no Yosys ran here: the synthesis store's record (aesoc.pnr).
     stored: str = ""
+    # script_fingerprint() of the commands that made the counts; "" when unknown.
+    script: str = ""
 
     @property
     def lut4(self) -> int:
@@ -134,9 +137,7 @@ def synthesize(
         work.mkdir(parents=True, exist_ok=True)
         stat_file = work / "stat.json"
         stat_file.unlink(missing_ok=True)
-        lines = read_commands(top, sources, params)
-        lines += [f"{_SYNTH_CMD[family]} -top {top}{'' if flatten else ' -noflatten'}",
-                  f"tee -q -o {stat_file} stat -json"]
+        lines = synth_commands(top, sources, params, family, flatten, stat_file)
         if json_netlist is not None:
             json_netlist.parent.mkdir(parents=True, exist_ok=True)
             lines.append(f"write_json {json_netlist}")
@@ -153,6 +154,27 @@ def synthesize(
         return classify(top, params, family, cells, time.monotonic() - start)
 
 
+def synth_commands(top: str, sources: Sequence[Path], parameters: Mapping[str, int | str], family: str,
+                   flatten: bool, stat_file: Path) -> list[str]:
+    """The Yosys commands whose `stat` gives a synthesis's cell counts."""
+    return [*read_commands(top, sources, parameters),
+            f"{_SYNTH_CMD[family]} -top {top}{'' if flatten else ' -noflatten'}",
+            f"tee -q -o {stat_file} stat -json"]
+
+
+def script_fingerprint() -> str:
+    """A digest of the commands every kind of synthesis runs (placeholder names) and of how its
+    cells are classed. Stored counts (aesoc.pnr) are named by the design's content and Yosys
+    version; a count made by other commands is not what these would print, so it is not reused."""
+    h = hashlib.sha256(json.dumps(_CLASSES, sort_keys=True).encode())
+    for family in FAMILIES:
+        for flatten in (True, False):
+            for source in ("design.sv", "block_reg_pkg.sv"):
+                lines = synth_commands("top", [Path(source)], {"P": 1}, family, flatten, Path("stat.json"))
+                h.update("\n".join(lines).encode())
+    return h.hexdigest()[:12]
+
+
 def classify(top: str, params: dict[str, int | str], family: str, cells: dict[str, int],
              seconds: float) -> SynthResult:
     def count(kind: str) -> int:
@@ -160,7 +182,7 @@ def classify(top: str, params: dict[str, int | str], family: str, cells: dict[st
 
     return SynthResult(top=top, parameters=params, family=family, lut=count("lut"), ff=count("ff"),
                        carry=count("carry"), bram=count("bram"), dsp=count("dsp"), cells=cells,
-                       seconds=round(seconds, 1))
+                       seconds=round(seconds, 1), script=script_fingerprint())
 
 
 def cell_counts(stat: dict[str, Any], top: str) -> dict[str, int]:

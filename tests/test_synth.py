@@ -16,7 +16,7 @@ import pytest
 
 from aesoc import cli, pnr, soc
 from aesoc.bench import BenchContext, aes_core, clock
-from aesoc.synth import SynthResult, synthesize
+from aesoc.synth import SynthResult, script_fingerprint, synthesize
 from aesoc.toolchain import BUILD
 
 COUNTER = """module counter #(parameter int W = 8) (input logic clk_i, input logic rst_ni, input logic en_i,
@@ -117,6 +117,26 @@ def test_synthesis_store_answers_for_the_same_content(tmp_path: Path) -> None:
     design.sources[0].write_text(COUNTER)
     shutil.rmtree(pnr.FPGA_BUILD)
     assert not pnr.synth(design, "ice40").stored and (pnr.FPGA_BUILD / "counter-ice40" / "yosys.log").is_file()
+
+
+def test_counts_from_other_synthesis_commands_are_not_reused(tmp_path: Path) -> None:
+    """Records and cache entries are named by the design's content and Yosys version, not by the
+    commands of aesoc.synth: a count those commands did not make (its fingerprint differs, or it
+    has none) is synthesised again, and the store's record is replaced."""
+    design = _design(tmp_path, "counter", COUNTER, "counter")
+    with pnr.store_at(pnr.STORE):
+        first = pnr.synth(design, "ice40")
+        assert first.script == script_fingerprint()
+        [path] = (pnr.STORE / "synth").iterdir()
+        record = json.loads(path.read_text())
+        record["result"].update(script="other-script", ff=99)
+        path.write_text(json.dumps(record))
+        [cached] = pnr.CACHE.glob("synth-*.json")
+        cached.write_text(json.dumps({k: v for k, v in json.loads(cached.read_text()).items() if k != "script"}))
+        shutil.rmtree(pnr.FPGA_BUILD / "counter-ice40")
+        again = pnr.synth(design, "ice40")
+        assert again.ff == 8 and not again.stored and (pnr.FPGA_BUILD / "counter-ice40" / "yosys.log").is_file()
+        assert json.loads(path.read_text())["result"]["script"] == script_fingerprint()
 
 
 def test_place_counter_on_up5k(tmp_path: Path) -> None:
