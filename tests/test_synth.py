@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from aesoc import cli, pnr, soc
-from aesoc.bench import BenchContext, aes_core, clock
+from aesoc.bench import BenchContext, BenchResult, Table, aes_core, clock, fpga_soc
 from aesoc.synth import SynthResult, script_fingerprint, synthesize
 from aesoc.toolchain import BUILD
 
@@ -374,3 +374,23 @@ def test_aes_core_without_placement_says_so() -> None:
     assert cells[0] == cells[-1] == aes_core.NOT_PLACED == "not placed yet (aesoc bench --place aes-core)"
     assert set(cells[1:-1]) == {"—"}
     assert aes_core._placed_record(None) == {"placed": False}
+
+
+def test_soc_with_unrolled_engine_gets_a_row_without_synthesis(monkeypatch: pytest.MonkeyPatch) -> None:
+    """fpga-soc runs no Yosys on 'dma-unrolled' (flattened synthesis does not finish) but still
+    gives it a row that says so; the other configurations are measured."""
+    measured: list[str] = []
+
+    def fake_measure(_ctx: BenchContext, _bench: str, designs: list[pnr.Design], *_args: object,
+                     **kwargs: object) -> BenchResult:
+        measured.extend(d.name for d in designs)
+        columns = ["design", "ECP5 device", "LUT4"]
+        return BenchResult(tables=[Table("t", columns, [[d.name, "x", 1] for d in designs],
+                                         list(kwargs["notes"]))], records=[], runs=[], config={})
+
+    monkeypatch.setattr(fpga_soc, "measure", fake_measure)
+    assert [fpga_soc.synthesisable(n) for n in fpga_soc.SOC_CONFIGS] == [True, True, False]
+    table = fpga_soc.run(BenchContext(BUILD, lambda *_: None)).tables[0]
+    assert measured == ["soc-base", "soc-full"]
+    assert table.rows[-1] == ["soc-dma-unrolled", "not synthesised (see notes)", "—"]
+    assert any(n.startswith("soc-dma-unrolled is neither synthesised nor placed") for n in table.notes)
