@@ -209,7 +209,8 @@ def synth(design: Design, family: str) -> SynthResult:
         raise ToolError(f"unknown family '{family}'; known: {', '.join(FAMILIES)}")
     cached = _synth_cache(design, family)
     with _once(cached):
-        if not (cached.is_file() and json.loads(cached.read_text()).get("script") == script_fingerprint()):
+        entry = json.loads(cached.read_text()) if cached.is_file() else {}
+        if entry.get("script") != script_fingerprint():
             result = _synth_stored(cached.name)
             if result is None:
                 with tool_slot():
@@ -217,7 +218,8 @@ def synth(design: Design, family: str) -> SynthResult:
                                         flatten=design.flatten, work=FPGA_BUILD / f"{design.slug}-{family}")
             CACHE.mkdir(parents=True, exist_ok=True)
             cached.write_text(json.dumps(asdict(result)))
-        result = SynthResult(**json.loads(cached.read_text()))
+            entry = json.loads(cached.read_text())
+        result = SynthResult(**entry)
         _keep_synthesis(design, cached.name, result)
         return result
 

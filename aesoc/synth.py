@@ -7,6 +7,7 @@ quotes its last lines. Cell counts come from `stat -json`.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import subprocess
@@ -162,6 +163,7 @@ def synth_commands(top: str, sources: Sequence[Path], parameters: Mapping[str, i
             f"tee -q -o {stat_file} stat -json"]
 
 
+@functools.cache
 def script_fingerprint() -> str:
     """A digest of the commands every kind of synthesis runs (placeholder names) and of how its
     cells are classed. Stored counts (aesoc.pnr) are named by the design's content and Yosys

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
-from aesoc.area import Block, area, soc_blocks
+from aesoc.area import Block, area, flat_synthesis_finishes, soc_blocks
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, Verdict, published, run_line, side_by_side
 from aesoc.bench.clock import Clock, soc_clock
 from aesoc.plots import line_chart, stacked_bars
@@ -81,7 +81,7 @@ def area_blocks(config: str) -> dict[str, Block] | None:
     not), which ran past ten minutes under WebAssembly without finishing when tried. aes-core gives
     that engine's area with its hierarchy kept."""
     soc_config = load_config(config)
-    if soc_config.of_block("aes").params["RoundsPerCycle"] == 0:
+    if not flat_synthesis_finishes(soc_config):
         return None
     blocks = soc_blocks(soc_config)
     return {name: blocks[name] for name in AREA_BLOCKS}

@@ -10,6 +10,7 @@ fit: synthesis, harness and nextpnr's 'does not fit' count, in about a minute.
 from __future__ import annotations
 
 from aesoc import soc
+from aesoc.area import flat_synthesis_finishes
 from aesoc.bench import Benchmark, BenchContext, BenchResult
 from aesoc.bench.fpga import ECP5_DEVICES, ICE40_DEVICES, measure
 from aesoc.pnr import Design
@@ -24,18 +25,9 @@ def soc_design(name: str) -> Design:
     return Design(f"soc-{name}", soc.TOP, tuple(soc.rtl_sources(cfg)), tuple(soc.top_parameters(cfg).items()))
 
 
-def synthesisable(name: str) -> bool:
-    """False for a SoC whose AES peripheral has the unrolled engine: flattened, it reached ABC as
-    one module of 709,122 AND gates, and neither synth_xilinx (Yosys' 3,600 s limit) nor
-    synth_ecp5 finished within an hour when tried on 2026-11-28. aes-core gives that engine's area
-    with its hierarchy kept."""
-    cfg = soc.load_config(name)
-    return not any(i.block.name == "aes" and i.params["RoundsPerCycle"] == 0 for i in cfg.instances)
-
-
 def run(ctx: BenchContext) -> BenchResult:
     configs = (SMOKE_CONFIG,) if ctx.smoke else SOC_CONFIGS
-    skipped = [name for name in configs if not synthesisable(name)]
+    skipped = [name for name in configs if not flat_synthesis_finishes(soc.load_config(name))]
     result = measure(ctx, "fpga-soc", [soc_design(name) for name in configs if name not in skipped],
                      "FPGA implementation: every SoC configuration placed and routed (yowasp-nextpnr)",
                      ECP5_DEVICES[:1] if ctx.smoke else ECP5_DEVICES,
