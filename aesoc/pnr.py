@@ -62,6 +62,13 @@ DEVICES: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 DEVICE_NAMES = {"up5k": "iCE40UP5K", "hx8k": "iCE40HX8K", "25k": "LFE5U-25F", "45k": "LFE5U-45F",
                 "85k": "LFE5U-85F"}
+# ECP5 capacities as nextpnr's utilisation table gives them (TRELLIS_FF equals TRELLIS_COMB), for
+# the netlist check before a run (netlist_misfit).
+ECP5_CAPACITY = {
+    "25k": {"TRELLIS_COMB": 24288, "TRELLIS_FF": 24288, "DP16KD": 56},
+    "45k": {"TRELLIS_COMB": 43848, "TRELLIS_FF": 43848, "DP16KD": 108},
+    "85k": {"TRELLIS_COMB": 83640, "TRELLIS_FF": 83640, "DP16KD": 208},
+}
 # Placed resources reported per family: (label, nextpnr utilisation entries summed).
 PLACED = {
     "ecp5": {"lut4": ("TRELLIS_COMB",), "ff": ("TRELLIS_FF",), "bram": ("DP16KD",),
@@ -99,8 +106,13 @@ class DoesNotFit:
     resource: str
     needed: int
     available: int
+    # The count is the synthesised netlist's, a lower bound of what nextpnr would place (not run).
+    at_least: bool = False
 
     def __str__(self) -> str:
+        if self.at_least:
+            return (f"does not fit: needs at least {self.needed:,} of {self.available:,} {self.resource} "
+                    "(counted in the synthesised netlist; nextpnr not run)")
         return f"does not fit: needs {self.needed} of {self.available} {self.resource}"
 
 
@@ -360,25 +372,51 @@ def place(design: Design, device: str, seeds: Sequence[int] = SEEDS,
 
 def harness_netlist(design: Design, family: str) -> Path:
     """The design in its port harness synthesised for `family`, once for all the family's devices
-    (cached by sources, parameters, Yosys version and harness)."""
+    (cached by sources, parameters, Yosys version and harness), with its cell counts beside it
+    (harness_counts)."""
     text, _, _ = harness_verilog(design, design_ports(design))
     work = FPGA_BUILD / f"{design.slug}-{family}-harness"
     netlist = work / _netlist_name(design, family)
+    counts = _counts_path(netlist)
     work.mkdir(parents=True, exist_ok=True)
     with _once(netlist):
-        if not netlist.is_file():
+        if not (netlist.is_file() and counts.is_file()):
             harness = work / "pnr_harness.v"
             harness.write_text(text)
             partial = work / "harness.json.partial"
             with tool_slot():
-                synthesize("pnr_harness", [*design.sources, harness], family=family, flatten=design.flatten,
-                           work=work, json_netlist=partial)
+                result = synthesize("pnr_harness", [*design.sources, harness], family=family,
+                                    flatten=design.flatten, work=work, json_netlist=partial)
+            write_atomic(counts, json.dumps(asdict(result)))
             partial.replace(netlist)
             # Netlists of the blocks are tens of MB: keep only that of the current sources.
-            for stale in work.glob("harness-*.json"):
-                if stale != netlist:
+            for stale in work.glob("harness-*"):
+                if stale not in (netlist, counts):
                     stale.unlink(missing_ok=True)
     return netlist
+
+
+def harness_counts(netlist: Path) -> SynthResult:
+    """The cell counts Yosys gave for a harness netlist of harness_netlist."""
+    return SynthResult(**json.loads(_counts_path(netlist).read_text()))
+
+
+def _counts_path(netlist: Path) -> Path:
+    return netlist.with_suffix(".cells")
+
+
+def netlist_misfit(counts: SynthResult, device: str) -> DoesNotFit | None:
+    """On ECP5, a resource the synthesised netlist alone overfills: each LUT4 takes a TRELLIS_COMB
+    and each CCU2C two, each flip-flop a TRELLIS_FF, each block RAM a DP16KD, so these counts are
+    lower bounds of nextpnr's. nextpnr-ecp5 reports a misfit only after packing, which took 257 s
+    (LFE5U-25F, 24,474 cells), 666 s (36,190) and 4,796 s (57,093) for the AES engine variants;
+    iCE40 misfits come in seconds and keep nextpnr's exact count (None there)."""
+    capacity = ECP5_CAPACITY.get(device)
+    if capacity is None:
+        return None
+    needs = {"TRELLIS_COMB": counts.lut + 2 * counts.carry, "TRELLIS_FF": counts.ff, "DP16KD": counts.bram}
+    return next((DoesNotFit(resource, needed, capacity[resource], at_least=True)
+                 for resource, needed in needs.items() if needed > capacity[resource]), None)
 
 
 # Bump when the harness changes, so cached placements are redone.
@@ -512,7 +550,9 @@ def _essentials(outcome: dict[str, Any]) -> dict[str, Any]:
     delay and length (the whole path runs to megabytes for a SoC)."""
     if "misfit" in outcome:
         misfit = outcome["misfit"]
-        return {"misfit": asdict(misfit) if isinstance(misfit, DoesNotFit) else misfit}
+        if isinstance(misfit, DoesNotFit):  # nextpnr's own counts are recorded as they always were
+            misfit = {k: v for k, v in asdict(misfit).items() if k != "at_least" or v}
+        return {"misfit": misfit}
     paths = []
     for path in outcome.get("critical_paths", []):
         steps = path.get("path", [])
@@ -583,7 +623,11 @@ def _seed(t: _Target, seed: int, bits: tuple[int, int], revision: str) -> dict[s
         netlist = harness_netlist(t.design, t.family)
         if netlist.name != t.netlist:
             raise ToolError(f"{t.design.name}: its sources changed while it was being placed; place it again")
-        outcome, seconds = _nextpnr(netlist, t.device, seed, FPGA_BUILD / f"{t.design.slug}-{t.device}")
+        bound = netlist_misfit(harness_counts(netlist), t.device)
+        if bound is not None:
+            outcome = {"misfit": bound}
+        else:
+            outcome, seconds = _nextpnr(netlist, t.device, seed, FPGA_BUILD / f"{t.design.slug}-{t.device}")
         CACHE.mkdir(parents=True, exist_ok=True)
         write_atomic(t.cache(seed), json.dumps(_essentials(outcome)))
     if _store is not None and _stored(t, seed) is None:

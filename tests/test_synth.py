@@ -40,6 +40,9 @@ BIG_RAM = """module big_ram (input logic clk_i, input logic we_i, input logic [1
 endmodule
 """
 
+# 65,536 x 16 bits = 1 Mbit of block RAM: 64 DP16KD, eight more than an ECP5 LFE5U-25F has.
+HUGE_RAM = BIG_RAM.replace("big_ram", "huge_ram").replace("[12:0]", "[15:0]").replace("[8192]", "[65536]")
+
 
 @pytest.fixture
 def tmp_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -278,6 +281,32 @@ def test_misfit_recorded_in_the_store(tmp_path: Path) -> None:
     assert result.misfit == pnr.DoesNotFit("ICESTORM_RAM", 32, 30) and result.seeds == (1,)
     assert json.loads((pnr.STORE / "big_ram-up5k-seed1.json").read_text())["outcome"] == {
         "misfit": {"resource": "ICESTORM_RAM", "needed": 32, "available": 30}}
+
+
+def test_ecp5_misfit_known_from_the_netlist(tmp_path: Path) -> None:
+    """A design whose synthesised netlist alone overfills an ECP5 device is not given to nextpnr,
+    whose packer took over an hour on the larger AES engines before it reported their misfit; the
+    netlist's count is a lower bound of nextpnr's, and the result and record say so."""
+    design = _design(tmp_path, "huge_ram", HUGE_RAM, "huge_ram")
+    with pnr.store_at(pnr.STORE):
+        result = pnr.place(design, "25k", seeds=(1, 2))
+    bound = result.misfit
+    assert bound is not None and bound.at_least and (bound.resource, bound.available) == ("DP16KD", 56)
+    assert bound.needed >= 64 and result.seeds == (1,)
+    assert str(bound) == f"does not fit: needs at least {bound.needed} of 56 DP16KD (counted in the synthesised netlist; nextpnr not run)"
+    assert not list((pnr.FPGA_BUILD / "huge_ram-25k").glob("nextpnr-*"))  # no nextpnr run
+    record = json.loads((pnr.STORE / "huge_ram-25k-seed1.json").read_text())
+    assert record["outcome"] == {"misfit": dataclasses.asdict(bound)} and "seconds" not in record["placed"]
+    # nextpnr on the same netlist: its counts are at least the netlist's.
+    netlist = pnr.harness_netlist(design, "ecp5")
+    counts = pnr.harness_counts(netlist)
+    (tmp_path / "nextpnr").mkdir()
+    outcome, _ = pnr._nextpnr(netlist, "25k", 1, tmp_path / "nextpnr")
+    assert outcome["misfit"].resource == "DP16KD" and outcome["misfit"].needed >= bound.needed
+    used = {name: int(n) for name, n, _ in pnr._UTIL_RE.findall((tmp_path / "nextpnr" / "nextpnr-seed1.log").read_text())}
+    assert used["TRELLIS_COMB"] >= counts.lut + 2 * counts.carry > 0 and used["TRELLIS_FF"] >= counts.ff
+    # iCE40 misfits come from nextpnr in seconds, with its exact count.
+    assert pnr.netlist_misfit(dataclasses.replace(counts, family="ice40"), "up5k") is None
 
 
 def test_yowasp_tool_compiled_once_before_parallel_runs(tmp_path: Path) -> None:

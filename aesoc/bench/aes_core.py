@@ -260,7 +260,7 @@ def _placed_record(r: PlaceResult | SynthResult | ToolError | None) -> dict[str,
     base: dict[str, Any] = {"device": DEVICE_NAMES[r.device], **({"earlier": r.earlier} if r.earlier else {})}
     if r.misfit is not None:
         return {**base, "fits": False, "needs": r.misfit.needed, "of": r.misfit.available,
-                "resource": r.misfit.resource}
+                "resource": r.misfit.resource, "at_least": r.misfit.at_least}
     return {**base, "fits": True, "lut4": r.lut4, "ff": r.ff, "fmax_mhz_by_seed": list(r.fmax_by_seed)}
 
 

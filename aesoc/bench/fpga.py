@@ -148,7 +148,7 @@ def _record(r: PlaceResult | ToolError | None) -> dict[str, Any]:
                             **({"earlier": r.earlier} if r.earlier else {})}
     if r.misfit is not None:
         return {**base, "fits": False, "resource": r.misfit.resource, "needed": r.misfit.needed,
-                "available": r.misfit.available}
+                "available": r.misfit.available, "at_least": r.misfit.at_least}
     return {**base, "fits": True, "lut4": r.lut4, "ff": r.ff, "bram": r.bram, "dsp": r.dsp,
             "fmax_mhz_by_seed": list(r.fmax_by_seed), "harness_ff": r.harness_ff, "harness_lut": r.harness_lut}
 
