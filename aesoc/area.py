@@ -34,7 +34,8 @@ def flat_synthesis_finishes(config: SocConfig) -> bool:
     """False for a configuration whose AES peripheral has the unrolled engine: flattened, it
     reaches ABC as one module (709,122 AND gates in synth_xilinx of the SoC), and neither
     synth_xilinx (Yosys' 3,600 s limit) nor synth_ecp5 finished within an hour when tried on
-    2026-11-28. The engine alone synthesises with its hierarchy kept (aes-core)."""
+    2026-11-28. Such a configuration is synthesised with its hierarchy kept instead, as aes-core
+    synthesises the engine alone: ABC then maps one module at a time."""
     return not any(i.block.name == "aes" and i.params["RoundsPerCycle"] == 0 for i in config.instances)
 
 

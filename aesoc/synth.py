@@ -158,7 +158,7 @@ def synthesize(
 def synth_commands(top: str, sources: Sequence[Path], parameters: Mapping[str, int | str], family: str,
                    flatten: bool, stat_file: Path) -> list[str]:
     """The Yosys commands whose `stat` gives a synthesis's cell counts."""
-    return [*read_commands(top, sources, parameters),
+    return [*read_commands(top, sources, parameters, keep_hierarchy=not flatten),
             f"{_SYNTH_CMD[family]} -top {top}{'' if flatten else ' -noflatten'}",
             f"tee -q -o {stat_file} stat -json"]
 
@@ -206,11 +206,13 @@ def ice40_cells_sim() -> Path:
 
 
 def read_commands(top: str, sources: Sequence[Path], parameters: Mapping[str, int | str],
-                  defer: bool = False) -> list[str]:
+                  defer: bool = False, keep_hierarchy: bool = False) -> list[str]:
     """Yosys commands that read `sources` with `top`'s parameters set. A design with a
     peakrdl-regblock register block (unpacked struct ports, which Yosys's own SystemVerilog reader
     rejects) is read by the bundled slang frontend (one thread: the WebAssembly build has none);
-    everything else by read_verilog, as the area figures always were.
+    everything else by read_verilog, as the area figures always were. slang elaborates the whole
+    design into its top unless told to keep the hierarchy (`keep_hierarchy`, for a synthesis
+    with -noflatten); read_verilog keeps it always.
 
     defer: read_verilog elaborates a module only as the design instantiates it, not also with its
     default parameters (aes_sbox_rom's tables, built by constant functions, cost 30 s per eager
@@ -219,7 +221,8 @@ def read_commands(top: str, sources: Sequence[Path], parameters: Mapping[str, in
     files = " ".join(str(s) for s in sources)
     if any(Path(s).name.endswith("_reg_pkg.sv") for s in sources):
         overrides = " ".join(f"-G {name}={value}" for name, value in sorted(parameters.items()))
-        return [f"read_slang --threads 1 {overrides} {files} --top {top}".replace("  ", " ")]
+        keep = "--keep-hierarchy" if keep_hierarchy else ""
+        return [" ".join(part for part in ("read_slang --threads 1", keep, overrides, files, f"--top {top}") if part)]
     if defer:
         chparams = "".join(f" -chparam {n} {v}" for n, v in sorted(parameters.items()))
         return [f"read_verilog -defer -sv {files}", f"hierarchy -top {top}{chparams}"]

@@ -16,8 +16,8 @@ import pytest
 
 from aesoc import cli, pnr, soc
 from aesoc.area import flat_synthesis_finishes
-from aesoc.bench import BenchContext, BenchResult, Table, aes_core, clock, fpga_soc
-from aesoc.synth import SynthResult, script_fingerprint, synthesize
+from aesoc.bench import BenchContext, BenchResult, Table, aes_core, clock, dma_aes, fpga_soc
+from aesoc.synth import SynthResult, script_fingerprint, synth_commands, synthesize
 from aesoc.toolchain import BUILD
 
 COUNTER = """module counter #(parameter int W = 8) (input logic clk_i, input logic rst_ni, input logic en_i,
@@ -406,21 +406,48 @@ def test_aes_core_without_placement_says_so() -> None:
     assert aes_core._placed_record(None) == {"placed": False}
 
 
-def test_soc_with_unrolled_engine_gets_a_row_without_synthesis(monkeypatch: pytest.MonkeyPatch) -> None:
-    """fpga-soc runs no Yosys on 'dma-unrolled' (flattened synthesis does not finish) but still
-    gives it a row that says so; the other configurations are measured."""
-    measured: list[str] = []
+def test_soc_with_unrolled_engine_synthesised_with_its_hierarchy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """fpga-soc measures every configuration; 'dma-unrolled', whose flattened synthesis does not
+    finish, with its hierarchy kept (slang too), and a note says so. dma-aes's area table keeps the
+    hierarchy of that configuration's AES peripheral alone."""
+    measured: list[pnr.Design] = []
 
     def fake_measure(_ctx: BenchContext, _bench: str, designs: list[pnr.Design], *_args: object,
                      **kwargs: object) -> BenchResult:
-        measured.extend(d.name for d in designs)
-        columns = ["design", "ECP5 device", "LUT4"]
-        return BenchResult(tables=[Table("t", columns, [[d.name, "x", 1] for d in designs],
-                                         list(kwargs["notes"]))], records=[], runs=[], config={})
+        measured.extend(designs)
+        return BenchResult(tables=[Table("t", ["design"], [[d.name] for d in designs], list(kwargs["notes"]))],
+                           records=[], runs=[], config={})
 
     monkeypatch.setattr(fpga_soc, "measure", fake_measure)
     assert [flat_synthesis_finishes(soc.load_config(n)) for n in fpga_soc.SOC_CONFIGS] == [True, True, False]
     table = fpga_soc.run(BenchContext(BUILD, lambda *_: None)).tables[0]
-    assert measured == ["soc-base", "soc-full"]
-    assert table.rows[-1] == ["soc-dma-unrolled", "not synthesised (see notes)", "—"]
-    assert any(n.startswith("soc-dma-unrolled is neither synthesised nor placed") for n in table.notes)
+    assert [(d.name, d.flatten) for d in measured] == [("soc-base", True), ("soc-full", True),
+                                                       ("soc-dma-unrolled", False)]
+    assert any(n.startswith("soc-dma-unrolled is synthesised with its hierarchy kept") for n in table.notes)
+    commands = synth_commands(soc.TOP, measured[-1].sources, {}, "ecp5", measured[-1].flatten, Path("s.json"))
+    assert "--keep-hierarchy" in commands[0] and commands[1].endswith("-noflatten")
+    kept = {config: {name for name, b in dma_aes.area_blocks(config).items() if not b.flatten}
+            for config in dma_aes.ENGINES.values()}
+    assert kept == {"full": set(), "dma-unrolled": {"aes_mmio"}}
+
+
+def test_slang_keeps_the_hierarchy_when_asked(tmp_path: Path) -> None:
+    """A design read by slang (it has a register-block package) keeps its modules in a -noflatten
+    synthesis, as one read by read_verilog does; flattened, the top is the only module."""
+    (tmp_path / "leaf_reg_pkg.sv").write_text("package leaf_reg_pkg;\n  localparam int W = 8;\nendpackage\n")
+    (tmp_path / "pair.sv").write_text(COUNTER + """
+module pair (input logic clk_i, input logic rst_ni, input logic en_i, output logic [15:0] q_o);
+  counter #(.W(leaf_reg_pkg::W)) u_lo (.clk_i, .rst_ni, .en_i, .q_o(q_o[7:0]));
+  counter #(.W(leaf_reg_pkg::W)) u_hi (.clk_i, .rst_ni, .en_i(~en_i), .q_o(q_o[15:8]));
+endmodule
+""")
+    sources = [tmp_path / "leaf_reg_pkg.sv", tmp_path / "pair.sv"]
+    modules = {}
+    for flatten in (True, False):
+        netlist = tmp_path / f"pair-{flatten}.json"
+        result = synthesize("pair", sources, flatten=flatten, work=tmp_path / f"work-{flatten}", json_netlist=netlist)
+        assert result.ff == 16
+        modules[flatten] = {name for name, m in json.loads(netlist.read_text())["modules"].items()
+                            if not m.get("attributes", {}).get("blackbox")}  # not the cell library's
+    assert modules[True] == {"pair"}
+    assert "pair" in modules[False] and any(name.startswith("counter") for name in modules[False])

@@ -183,7 +183,9 @@ def run(ctx: BenchContext) -> BenchResult:
                     "docs/aes_engine.md) on the smallest LFE5U it fits, best/median over seeds "
                     f"{', '.join(map(str, ctx.seeds))}; MB/s = 16 bytes x best Fmax / ECB cycles per block; "
                     "blocks/s per kLUT4 uses the ECP5 synthesis of the engine alone (LUT4 + 2 per CCU2C). "
-                    "iCE40: placed on UP5K, else HX8K, or 'does not fit' with the count.",
+                    "iCE40: placed on UP5K, else HX8K, or 'does not fit' with the count. 'needs at least N' "
+                    "(ECP5) is the synthesised netlist's count where it alone overfills the device, so "
+                    "nextpnr was not run (docs/fpga.md).",
                     "Published figures are other technologies (Kintex-7 LUT6, ASIC kGE) and are not directly "
                     "comparable with iCE40 LUT4 counts; they are printed as their sources state them.",
                 ],

@@ -107,7 +107,8 @@ def measure(ctx: BenchContext, bench: str, designs: Sequence[Design], title: str
                 f"smallest of {'/'.join(DEVICE_NAMES[d] for d in ecp5_devices)} the design fits; iCE40: "
                 f"{', else '.join(DEVICE_NAMES[d] for d in ice40_devices)}; 'does not fit: needs N of M' names "
                 "the resource nextpnr found short on the largest device tried (known from the first seed, "
-                "so the others are not run).",
+                "so the others are not run); 'needs at least N' is the synthesised netlist's count on ECP5, "
+                "where that alone overfills the device and nextpnr is not run (docs/fpga.md).",
                 "Each design is placed in a port harness (inputs from a serial shift chain, outputs into a "
                 "parallel-load shift chain) so that pins never limit it and every path is register to "
                 "register; the harness adds one FF per port bit and about one LUT per output bit "
