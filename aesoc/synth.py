@@ -158,8 +158,11 @@ def synthesize(
 def synth_commands(top: str, sources: Sequence[Path], parameters: Mapping[str, int | str], family: str,
                    flatten: bool, stat_file: Path) -> list[str]:
     """The Yosys commands whose `stat` gives a synthesis's cell counts."""
+    # synth_ice40 and synth_ecp5 flatten unless told not to; synth_xilinx keeps the hierarchy
+    # unless told to flatten (-flatten), and has no -noflatten.
+    keep = "" if flatten or family == "xilinx" else " -noflatten"
     return [*read_commands(top, sources, parameters, keep_hierarchy=not flatten),
-            f"{_SYNTH_CMD[family]} -top {top}{'' if flatten else ' -noflatten'}",
+            f"{_SYNTH_CMD[family]} -top {top}{keep}",
             f"tee -q -o {stat_file} stat -json"]
 
 

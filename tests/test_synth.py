@@ -426,6 +426,9 @@ def test_soc_with_unrolled_engine_synthesised_with_its_hierarchy(monkeypatch: py
     assert any(n.startswith("soc-dma-unrolled is synthesised with its hierarchy kept") for n in table.notes)
     commands = synth_commands(soc.TOP, measured[-1].sources, {}, "ecp5", measured[-1].flatten, Path("s.json"))
     assert "--keep-hierarchy" in commands[0] and commands[1].endswith("-noflatten")
+    # synth_xilinx keeps the hierarchy by default and has no -noflatten.
+    xilinx = synth_commands(soc.TOP, measured[-1].sources, {}, "xilinx", False, Path("s.json"))
+    assert "--keep-hierarchy" in xilinx[0] and xilinx[1] == f"synth_xilinx -family xc7 -top {soc.TOP}"
     kept = {config: {name for name, b in dma_aes.area_blocks(config).items() if not b.flatten}
             for config in dma_aes.ENGINES.values()}
     assert kept == {"full": set(), "dma-unrolled": {"aes_mmio"}}
