@@ -16,7 +16,7 @@ import pytest
 
 from aesoc import cli, pnr, soc
 from aesoc.area import flat_synthesis_finishes
-from aesoc.bench import BenchContext, BenchResult, Table, aes_core, clock, dma_aes, fpga_soc
+from aesoc.bench import BenchContext, BenchResult, Table, aes_core, clock, dma_aes, fpga, fpga_soc
 from aesoc.synth import SynthResult, script_fingerprint, synth_commands, synthesize
 from aesoc.toolchain import BUILD
 
@@ -432,6 +432,29 @@ def test_soc_with_unrolled_engine_synthesised_with_its_hierarchy(monkeypatch: py
     kept = {config: {name for name, b in dma_aes.area_blocks(config).items() if not b.flatten}
             for config in dma_aes.ENGINES.values()}
     assert kept == {"full": set(), "dma-unrolled": {"aes_mmio"}}
+
+
+def test_no_7_series_count_for_a_design_with_its_hierarchy_kept(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """synth_xilinx maps a kept hierarchy one module at a time, hours for the unrolled SoC: the
+    fpga table starts no such run and says why; a flattened design is counted."""
+    counted: list[str] = []
+
+    def fake_synth(design: pnr.Design, family: str) -> SynthResult:
+        counted.append(design.name)
+        return SynthResult(design.top, {}, family, lut=5, ff=3, carry=0, bram=0, dsp=0, cells={}, seconds=0.0)
+
+    monkeypatch.setattr(fpga, "synth", fake_synth)
+    flat = _design(tmp_path, "flat", COUNTER, "counter")
+    kept = dataclasses.replace(flat, name="kept", flatten=False)
+    result = fpga.measure(BenchContext(tmp_path, lambda *_: None), "fpga-soc", [flat, kept], "t")
+    (table,) = result.tables
+    columns = [table.columns.index("7-series LUT"), table.columns.index("7-series FF")]
+    assert counted == ["flat"]
+    assert [[row[c] for c in columns] for row in table.rows] == [[5, 3], ["not synthesised (see notes)", "—"]]
+    assert any(n.startswith("7-series counts are not made for kept (") for n in table.notes)
+    assert [r["xilinx"] for r in result.records] == [{"lut": 5, "ff": 3, "carry": 0, "bram": 0, "dsp": 0},
+                                                     {"synthesised": False}]
 
 
 def test_slang_keeps_the_hierarchy_when_asked(tmp_path: Path) -> None:
