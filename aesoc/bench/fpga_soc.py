@@ -39,7 +39,12 @@ def run(ctx: BenchContext) -> BenchResult:
                           *(f"{d.name} is synthesised with its hierarchy kept (slang --keep-hierarchy, -noflatten; "
                             "the others flattened): its AES peripheral has the unrolled engine, which flattened "
                             "reaches ABC as one module of 709,122 AND gates, and synth_xilinx ran past Yosys' "
-                            "3,600 s limit and synth_ecp5 past an hour without finishing when tried (2026-11-28)."
+                            "3,600 s limit and synth_ecp5 past an hour without finishing when tried (2026-11-28). "
+                            "Kept, it did not finish either when tried (2026-11-29): synth_ecp5 of its port harness "
+                            "stopped with exit 1 and no message after mapping 442 of its 474 modules (a second run "
+                            "held 3.6 GB at 285, near the 4 GB a 32-bit WebAssembly process can address), "
+                            "synth_ice40 reached the 3,600 s limit at about 440 on a loaded machine; so it is not "
+                            "placed. Its AES peripheral alone synthesises kept (section dma-aes)."
                             for d in designs if not d.flatten)])
 
 
