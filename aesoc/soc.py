@@ -184,19 +184,20 @@ def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_
                                + ("" if gated or activity else "-ungated") + ("-pgo" if pgo else ""))
     exe = out_dir / "aesoc-sim"
     training = _pgo_programs(config) if pgo else []
-    # Measured choices: the code evaluated every cycle (verilated.mk's OPT_FAST, and OPT_GLOBAL for
-    # the runtime) at -O1: on the full SoC (platform program, 3 runs each) -O1 simulates as fast as
+    # Measured choices: -CFLAGS -O1 comes after verilated.mk's -Os on every compile line, so the
+    # model is built at -O1. On the full SoC (platform program, 3 runs each) -O1 simulates as fast as
     # -O2 (time ratio 0.96) and compiles in 72 CPU-seconds against 94; -O3 -march=native was no
-    # faster than -O2 (ratio 1.00). The code run once (OPT_SLOW: constructors, the initial settle,
-    # the activity model's table of coverage points) at -O0: compiled without ccache the activity
-    # model took 92 CPU-s instead of 138 (identical toggles, its interfaces run 14.8 s against 15.4)
-    # and the full model 69 instead of 75. Verilator's -fno-inline, which helps the block-test
-    # models (aesoc.cocotb_flow), made the full SoC simulate 1.23 times slower.
+    # faster than -O2 (ratio 1.00). One compile unit (VM_PARALLEL_BUILDS=0), not an object per
+    # generated file, each parsing the model's whole header again: without ccache the full model
+    # built in 31 CPU-s (25 s wall) instead of 61 (34 s) and simulates as fast (time ratio 1.01, 7
+    # paired runs); the activity model in 84 instead of 138 (identical toggles). Verilator's
+    # -fno-inline, which helps the block-test models (aesoc.cocotb_flow), made the full SoC
+    # simulate 1.23 times slower.
     # --x-initial fast is safe: with every variable randomly initialised instead (x-initial unique,
     # two seeds) a benchmark ran to identical cycles and output, so reset covers the state that counts.
     # A profile-guided model is compiled at -O2 twice, instrumented then guided (at -O1 it gained
     # less); without precompiled headers, which GCC refused with the profiling flags.
-    cflags = f"{'-O2 ' if pgo else ''}-std=c++20 -I{gen_dir}"
+    cflags = f"{'-O2' if pgo else '-O1'} -std=c++20 -I{gen_dir}"
     args = verilator_common_args(config, SIM_TOP) + [
         "--cc", "--exe", "--build", "-j", "2", "-O3",
         "--x-assign", "fast", "--x-initial", "fast", "--noassert",
@@ -205,7 +206,7 @@ def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_
         "-CFLAGS", f"{cflags} {PGO_GENERATE}" if pgo else cflags,
         "-LDFLAGS", f"-lelf {PGO_GENERATE}" if pgo else "-lelf",
     ]
-    args += ["--MAKEFLAGS", NO_PCH if pgo else MODEL_OPT]
+    args += ["--MAKEFLAGS", NO_PCH if pgo else ONE_UNIT]
     if trace:
         args += ["--trace-fst", "--trace-structs"]
     if activity:
@@ -244,7 +245,7 @@ def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_
 PGO_GENERATE = "-fprofile-generate"
 PGO_USE = "-fprofile-use -fprofile-partial-training -Wno-missing-profile"
 NO_PCH = "VK_PCH_I_FAST= VK_PCH_I_SLOW="
-MODEL_OPT = "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
+ONE_UNIT = "VM_PARALLEL_BUILDS=0"
 
 
 def _pgo_programs(config: Soc) -> list[Path]:
