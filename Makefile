@@ -4,12 +4,10 @@
 setup:
 	@bash scripts/setup.sh
 
-# Ends with the suite's wall and CPU seconds: how busy it kept the machine's cores. One worker
-# more than the cores: a worker waiting for the machine-wide Verilator build lock leaves its core
-# to the others (README, "make test").
+# Ends with the suite's wall and CPU seconds: how busy it kept the machine's cores.
 test: setup
 	@bash -c 'TIMEFORMAT="make test: %R s wall, %U s user + %S s system CPU"; \
-	  time python3 -m pytest -q -n $$(($$(nproc) + 1)) --maxschedchunk 1 --durations=40'
+	  time python3 -m pytest -q -n auto --maxschedchunk 1 --durations=40'
 
 bench: setup
 	aesoc bench

@@ -1,5 +1,5 @@
 """Shared fixtures: the SoC model is built once per test session, firmware once per program; and
-the order tests are handed out in, longest first, for `pytest -n N` (pytest-xdist)."""
+the order tests are handed out in, longest first, for `pytest -n auto` (pytest-xdist)."""
 
 from __future__ import annotations
 
