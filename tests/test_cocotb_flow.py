@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,35 +13,35 @@ from aesoc.cocotb_flow import TEST_MODEL_ARGS, build_dir_for, run_cocotb
 from aesoc.toolchain import LOGS, REPO
 
 GATE = REPO / "ip" / "clock_gate"
-# A define of its own: this test's model has its own build folder, which no other test runs from.
-DEFINES = {"AESOC_REBUILD_CHECK": 1}
 
 
-def _run(**more: Any) -> None:
+def _run(folder_tag: str, **more: Any) -> Path:
+    """Build (if needed) and run the clock gate's tests in a build folder of this test's own (a
+    define no RTL reads), which no other test, on this worker or another, runs from; return it."""
+    defines = {folder_tag: 1}
     run_cocotb(toplevel="clock_gate", sources=[GATE / "rtl" / "clock_gate.sv"], test_module="cocotb_clock_gate",
-               test_dir=GATE / "tests", defines=DEFINES, extra_env={"CLOCK_GATE_GATED": "0"}, **more)
+               test_dir=GATE / "tests", defines=defines, extra_env={"CLOCK_GATE_GATED": "0"}, **more)
+    return build_dir_for("clock_gate", {}, defines)
 
 
 def test_changed_build_flags_rebuild_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
     """A change of the model's C++ optimisation alone, which reaches only make (no source and no
     Verilator argument changed, so make would keep every object), builds the model again; an
     unchanged request does not."""
-    folder = build_dir_for("clock_gate", {}, DEFINES)
+    folder = _run("AESOC_REBUILD_CHECK")
     model = folder / "clock_gate"
-    _run()
     built = model.stat().st_mtime_ns
-    _run()
+    _run("AESOC_REBUILD_CHECK")
     assert model.stat().st_mtime_ns == built, "an unchanged model was built again"
     monkeypatch.setattr(cocotb_flow, "TEST_MODEL_OPT", "-O0")
-    _run()
+    _run("AESOC_REBUILD_CHECK")
     assert model.stat().st_mtime_ns != built, "a new optimisation level did not rebuild the model"
     log = (LOGS / f"cocotb-{folder.name}-build.log").read_text()
     assert re.search(r"c\+\+ .*-O0 .*-c -o Vtop__ALL\.o", log), log[-2000:]
 
 
 def test_block_models_are_not_inlined() -> None:
-    """The choice measured in aesoc.cocotb_flow reaches Verilator: a model built here keeps its
-    modules as classes of their own."""
-    _run()
-    command = (build_dir_for("clock_gate", {}, DEFINES) / "Vtop__verFiles.dat").read_text()
+    """The choice measured in aesoc.cocotb_flow (-fno-inline) is on the command line Verilator
+    recorded for a block-test model."""
+    command = (_run("AESOC_INLINE_CHECK") / "Vtop__verFiles.dat").read_text()
     assert all(arg in command for arg in TEST_MODEL_ARGS), command[:500]
