@@ -23,7 +23,7 @@ from pathlib import Path
 
 from aesoc import ipblock, shells
 from aesoc.cocotb_flow import TEST_MODEL_ARGS
-from aesoc.toolchain import BUILD, REPO, write_if_changed
+from aesoc.toolchain import BUILD, ONE_COMPILE_UNIT, REPO, write_if_changed
 
 OUT_DIR = BUILD / "fusesoc"
 VENDOR = "aesoc"
@@ -62,7 +62,7 @@ SHELL_TESTS = REPO / "ip" / "reg_bridge" / "tests"
 # CPU-seconds and 27 s wall against 56 and 32 for edalize's default (inlined, an object per file
 # compiled on both cores). make's jobs (the cores of the machine the cores are generated on)
 # still compile Verilator's runtime side by side.
-SIM_MAKE_OPTIONS = f"-j{os.cpu_count() or 1}, VM_PARALLEL_BUILDS=0"
+SIM_MAKE_OPTIONS = f"-j{os.cpu_count() or 1}, {ONE_COMPILE_UNIT}"
 SIM_VERILATOR_OPTIONS = ", ".join(TEST_MODEL_ARGS)
 
 

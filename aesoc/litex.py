@@ -42,8 +42,8 @@ from litex.soc.interconnect import wishbone
 from aesoc import ipblock, shells
 from aesoc.regs import ADDR_WIDTH
 from aesoc.soc import ip_sources, reg_block
-from aesoc.toolchain import BUILD, REPO, ToolError, build_once, file_lock, log_tail, save_log, status, \
-    use_pinned_verilator, verilator_root
+from aesoc.toolchain import BUILD, ONE_COMPILE_UNIT, REPO, ToolError, build_once, file_lock, log_tail, save_log, \
+    status, use_pinned_verilator, verilator_root
 
 BUS = "wbc"
 FW_DIR = REPO / "fw" / "litex"
@@ -60,7 +60,6 @@ SIM_TIMEOUT_S = 600
 # CPU-seconds to build either way, and the BIOS and program ran (3.1 M cycles) in 5.7 s
 # against 43 s.
 MODEL_OPT_LEVEL = "O1"
-MODEL_MAKEFLAGS = "VM_PARALLEL_BUILDS=0"
 UART_TAIL_LINES = 30
 # The peripherals of the simulation SoC, whose drivers (ip/<block>/sw/<block>_dev.c) firmware gets.
 DRIVER_BLOCKS = ("aes", "sha")
@@ -346,7 +345,7 @@ def _model_digest(build: SimBuild) -> str:
     script = (build.gateware / "build_sim.sh").read_text()
     files = [Path(f) if Path(f).is_absolute() else build.gateware / f for f in re.findall(r"--cc (\S+)", script)]
     files += [build.gateware / n for n in ("sim_init.cpp", "sim_header.h", "variables.mak")]
-    digest = hashlib.sha256(script.encode() + MODEL_MAKEFLAGS.encode())
+    digest = hashlib.sha256(script.encode() + ONE_COMPILE_UNIT.encode())
     digest.update(str(verilator_root()).encode())
     for path in files:
         # Comments left out (LiteX stamps its Verilog with the time), lines taken in sorted order:
@@ -364,7 +363,7 @@ def build_model(build: SimBuild) -> Path:
 
     def run_script() -> None:
         use_pinned_verilator()
-        makeflags = f"{os.environ.get('MAKEFLAGS', '')} {MODEL_MAKEFLAGS}".strip()
+        makeflags = f"{os.environ.get('MAKEFLAGS', '')} {ONE_COMPILE_UNIT}".strip()
         result = subprocess.run(["bash", "build_sim.sh"], cwd=build.gateware, capture_output=True, text=True,
                                 env={**os.environ, "MAKEFLAGS": makeflags},
                                 check=False)

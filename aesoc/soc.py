@@ -14,8 +14,8 @@ from pathlib import Path
 
 from aesoc import ipblock, regs, shells, socgen
 from aesoc.socdesc import Soc, config_names, elaborate
-from aesoc.toolchain import (BUILD, REPO, ToolError, build_once, generation_lock, log_tail, save_log, verilator_bin,
-                             vexriscv_verilog)
+from aesoc.toolchain import (BUILD, ONE_COMPILE_UNIT, REPO, ToolError, build_once, generation_lock, log_tail,
+                             save_log, verilator_bin, vexriscv_verilog)
 
 HARNESS = REPO / "sim" / "main.cpp"
 LINT_WAIVERS = REPO / "sim" / "waivers.vlt"
@@ -187,8 +187,7 @@ def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_
     # Measured choices: -CFLAGS -O1 comes after verilated.mk's -Os on every compile line, so the
     # model is built at -O1. On the full SoC (platform program, 3 runs each) -O1 simulates as fast as
     # -O2 (time ratio 0.96) and compiles in 72 CPU-seconds against 94; -O3 -march=native was no
-    # faster than -O2 (ratio 1.00). One compile unit (VM_PARALLEL_BUILDS=0), not an object per
-    # generated file, each parsing the model's whole header again: without ccache the full model
+    # faster than -O2 (ratio 1.00). One compile unit (ONE_COMPILE_UNIT): without ccache the full model
     # built in 31 CPU-s (25 s wall) instead of 61 (34 s) and simulates as fast (time ratio 1.01, 7
     # paired runs); the activity model in 84 instead of 138 (identical toggles). Verilator's
     # -fno-inline, which helps the block-test models (aesoc.cocotb_flow), made the full SoC
@@ -206,7 +205,7 @@ def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_
         "-CFLAGS", f"{cflags} {PGO_GENERATE}" if pgo else cflags,
         "-LDFLAGS", f"-lelf {PGO_GENERATE}" if pgo else "-lelf",
     ]
-    args += ["--MAKEFLAGS", NO_PCH if pgo else ONE_UNIT]
+    args += ["--MAKEFLAGS", NO_PCH if pgo else ONE_COMPILE_UNIT]
     if trace:
         args += ["--trace-fst", "--trace-structs"]
     if activity:
@@ -245,7 +244,6 @@ def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_
 PGO_GENERATE = "-fprofile-generate"
 PGO_USE = "-fprofile-use -fprofile-partial-training -Wno-missing-profile"
 NO_PCH = "VK_PCH_I_FAST= VK_PCH_I_SLOW="
-ONE_UNIT = "VM_PARALLEL_BUILDS=0"
 
 
 def _pgo_programs(config: Soc) -> list[Path]:

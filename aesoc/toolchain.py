@@ -29,6 +29,10 @@ REPO = Path(__file__).resolve().parent.parent
 BUILD = REPO / "build"
 LOGS = BUILD / "logs"
 RISCV_PREFIX = "riscv64-unknown-elf-"
+# Verilator's make variable for a model compiled as one unit, not an object per generated file
+# that parses the model's whole header again: the SoC, LiteX and FuseSoC models build so
+# (measurements beside each use).
+ONE_COMPILE_UNIT = "VM_PARALLEL_BUILDS=0"
 
 
 class ToolError(RuntimeError):
