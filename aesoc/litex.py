@@ -314,7 +314,10 @@ def build_firmware(build: SimBuild, fw_dir: Path) -> Path:
     its .bin."""
     if not any(fw_dir.glob("*.c")):
         raise ToolError(f"{fw_dir}: no C source")
-    obj_dir = build.firmware / fw_dir.name
+    # An object folder per program folder, not per name: make's dependency files name the sources
+    # by path, so a same-named program from elsewhere (a pytest temp folder of an earlier run)
+    # would find a rule for a main.c that no longer exists.
+    obj_dir = build.firmware / f"{fw_dir.name}-{hashlib.sha256(str(fw_dir.resolve()).encode()).hexdigest()[:8]}"
     obj_dir.mkdir(parents=True, exist_ok=True)
     cmd = ["make", "-C", str(obj_dir), "-f", str(FW_DIR / "Makefile"), *_make_vars(build, fw_dir)]
     result = subprocess.run(cmd, capture_output=True, text=True, check=False)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -155,6 +156,18 @@ def test_program_too_big_for_main_ram_is_a_clear_error(tmp_path, uart: str) -> N
         "int main(void) { volatile unsigned i = 0; return blob[i]; }\n")
     with pytest.raises(ToolError, match="does not fit main_ram"):
         litex.sim(fw)
+
+
+def test_same_named_program_from_another_folder_builds(tmp_path, uart: str) -> None:
+    """Two program folders of one name (as pytest's temp folders of two runs are), the first gone
+    when the second builds: the second is not sent after the first one's sources."""
+    assert uart
+    for where in ("first", "second"):
+        fw = tmp_path / where / "tiny"
+        fw.mkdir(parents=True)
+        (fw / "main.c").write_text(f"int main(void) {{ return {len(where)}; }}\n")
+        assert litex.build_firmware(litex.SimBuild(litex.OUT_DIR), fw).is_file()
+        shutil.rmtree(fw)
 
 
 def test_run_past_its_time_limit_says_where_it_stopped(uart: str) -> None:
