@@ -43,7 +43,9 @@ FIXED_OVERHEAD = 2 - SCK_DIV // 2
 SRAM_BUS_REFILL, SRAM_BUS_SINGLE = 9, 2
 
 SIZES = (4096, 16384)
-SMOKE = ("-DXIP_READ_SMOKE",)  # the firmware's short run: the 4 KB buffers only
+# The firmware's short run (the test suite's): the first 1 KB of the 4 KB buffers, at a quarter
+# of the 4 KB run's simulation time.
+SMOKE, SMOKE_SIZE = ("-DXIP_READ_SMOKE",), 1024
 DCACHE = ("disabled", "invalidated", "filled")
 ROWS = [("linear", "8-bit"), ("linear", "16-bit"), ("linear", "32-bit"), ("linear", "burst8"),
         ("pingpong", "8-bit"), ("pingpong", "16-bit"), ("pingpong", "32-bit")]
@@ -90,8 +92,8 @@ def _mbps(clock: Clock, bytes_: int, cycles: int) -> float:
 
 
 def _paper_cell(paper: dict[str, Any], img: str, size: int, pattern: str, access: str, col: int) -> str:
-    row = paper["mbps"][img][f"{size // 1024}k"].get(f"{pattern}_{ACCESS_KEY[access]}")
-    if row is None:
+    row = paper["mbps"][img].get(f"{size // 1024}k", {}).get(f"{pattern}_{ACCESS_KEY[access]}")
+    if row is None:  # a cell the app note cannot be read at, or a size it did not measure
         return "-"
     value = row[col]
     return value if isinstance(value, str) else f"{value:g}"
@@ -99,7 +101,7 @@ def _paper_cell(paper: dict[str, Any], img: str, size: int, pattern: str, access
 
 def run(ctx: BenchContext) -> BenchResult:
     config = load_config(CONFIG)
-    sizes = SIZES[:1] if ctx.smoke else SIZES
+    sizes = (SMOKE_SIZE,) if ctx.smoke else SIZES
     name, cflags = ("xip_read_smoke", ("-O2", *SMOKE)) if ctx.smoke else (None, ("-O2",))
     elf = build_fw(PROGRAM, config, name=name, cflags=cflags, placement="xip").elf
     layout = image.xip_layout(elf)

@@ -181,7 +181,8 @@ static uint32_t errors_in(const uint32_t *buf, uint32_t words, uintptr_t view_bi
   return errors;
 }
 
-/* The test suite's short run measures and checks the 4 KB buffers only. */
+/* The test suite's short run measures the first 1 KB of the 4 KB buffers and checks the 4 KB
+ * buffers in full (aesoc/bench/xip_read.py, SMOKE_SIZE). */
 #ifdef XIP_READ_SMOKE
 #define NUM_BUFS 2u
 #else
@@ -189,8 +190,12 @@ static uint32_t errors_in(const uint32_t *buf, uint32_t words, uintptr_t view_bi
 #endif
 
 int main(void) {
+#ifdef XIP_READ_SMOKE
+  measure_size(1024, buf4_a, buf4_b);
+#else
   measure_size(4096, buf4_a, buf4_b);
-  if (NUM_BUFS > 2u) measure_size(16384, buf16_a, buf16_b);
+  measure_size(16384, buf16_a, buf16_b);
+#endif
   measure_latency(1);
   measure_latency(0);
   xip_configure(AESOC_XIP_BASE, 2, XIP_CMD_QUAD_IO, 4, 1);
