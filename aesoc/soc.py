@@ -196,7 +196,10 @@ def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_
     # two seeds) a benchmark ran to identical cycles and output, so reset covers the state that counts.
     # A profile-guided model is compiled at -O2 twice, instrumented then guided (at -O1 it gained
     # less); without precompiled headers, which GCC refused with the profiling flags.
-    cflags = f"{'-O2' if pgo else '-O1'} -std=c++20 -I{gen_dir}"
+    # The activity model (toggle counters on every signal, the S-boxes' logic network) at -Og: its
+    # build is what costs (interfaces program, without ccache: 39 CPU-s to build and 16 to run
+    # against 71 and 13 at -O1, identical toggles; at -O0 the run took 142 s).
+    cflags = f"{'-O2' if pgo else '-Og' if activity else '-O1'} -std=c++20 -I{gen_dir}"
     args = verilator_common_args(config, SIM_TOP) + [
         "--cc", "--exe", "--build", "-j", "2", "-O3",
         "--x-assign", "fast", "--x-initial", "fast", "--noassert",
