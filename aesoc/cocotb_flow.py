@@ -133,7 +133,9 @@ def run_cocotb(
             test_module=test_module,
             test_dir=str(test_dir),
             build_dir=str(build_dir),
-            extra_env=dict(extra_env or {}),
+            # pytest's plugins (xdist, ...) are not loaded by cocotb's assertion rewriting: 70 ms
+            # of each of the few hundred simulation processes of `make test`.
+            extra_env={"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", **(extra_env or {})},
             testcase=list(testcase) if testcase else None,
             results_xml=results_xml,
             log_file=test_log,
