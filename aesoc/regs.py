@@ -148,9 +148,14 @@ def generate_all() -> list[RegBlock]:
 
 @dataclass(frozen=True)
 class Field:
+    """`sw`: software's access ("rw", "r", "w", ...); `plain`: software reads back what it wrote
+    (read-write, hardware neither writes it nor gates its writes, and an access has no side
+    effect on its value; a `swmod` strobe to the core is allowed)."""
     lsb: int
     width: int
     reset: int | None
+    sw: str = "rw"
+    plain: bool = False
 
     @property
     def mask(self) -> int:
@@ -160,14 +165,21 @@ class Field:
 @dataclass(frozen=True)
 class RegMap:
     """A block's registers: byte offset of each register (array elements as NAME[i], registers
-    of a regfile as FILE[i].NAME), fields by "REG.FIELD" (array index left out) and enums by
-    SystemRDL type name, each a {MEMBER: value} dict."""
+    of a regfile as FILE[i].NAME), fields by "REG.FIELD" (array index left out), enums by
+    SystemRDL type name, each a {MEMBER: value} dict, and the registers the core implements
+    itself (`external`, array index left out)."""
     name: str
     top: str
     offsets: dict[str, int]
     fields: dict[str, Field]
     enums: dict[str, dict[str, int]]
     stride: dict[str, int]
+    external: list[str]
+
+    def fields_of(self, reg: str) -> list[Field]:
+        """The fields of register `reg` (an array element's name as in `offsets`)."""
+        base = re.sub(r"\[\d+\]", "", reg)
+        return [f for name, f in self.fields.items() if name.rsplit(".", 1)[0] == base]
 
     def field(self, name: str, value: int) -> int:
         f = self.fields[name]
@@ -203,7 +215,7 @@ def regmap_of(rdl: Path) -> RegMap:
     if cached.is_file():
         d = json.loads(cached.read_text())
         return RegMap(d["name"], d["top"], d["offsets"], {k: Field(**f) for k, f in d["fields"].items()},
-                      d["enums"], d["stride"])
+                      d["enums"], d["stride"], d["external"])
     rm = _compile_regmap(rdl)
     write_atomic(cached, json.dumps(asdict(rm)))
     return rm
@@ -221,19 +233,30 @@ def _compile_regmap(rdl: Path) -> RegMap:
     fields: dict[str, Field] = {}
     enums: dict[str, dict[str, int]] = {}
     stride: dict[str, int] = {}
+    external: list[str] = []
     for node in top.descendants(unroll=True):
         if isinstance(node, RegNode):
             offsets[_plain_path(node, top, True)] = node.absolute_address - top.absolute_address
+            if node.external and _plain_path(node, top, False) not in external:
+                external.append(_plain_path(node, top, False))
         elif isinstance(node, FieldNode):
+            sw = node.get_property("sw").name
             fields.setdefault(_plain_path(node, top, False),
-                              Field(node.lsb, node.width, node.get_property("reset")))
+                              Field(node.lsb, node.width, node.get_property("reset"), sw, _plain(node)))
             encode = node.get_property("encode")
             if encode is not None:
                 enums[encode.type_name] = {m.name: m.value for m in encode}
     for node in top.descendants(unroll=False):
         if getattr(node, "is_array", False):
             stride[_plain_path(node, top, False)] = node.array_stride
-    return RegMap(name, top.inst_name, offsets, fields, enums, stride)
+    return RegMap(name, top.inst_name, offsets, fields, enums, stride, external)
+
+
+def _plain(f: FieldNode) -> bool:
+    return (f.get_property("sw").name == "rw" and not f.is_hw_writable
+            and f.get_property("onwrite") is None and f.get_property("onread") is None
+            and not f.get_property("singlepulse") and not f.get_property("swwe") and not f.get_property("swwel")
+            and not f.get_property("hwclr") and not f.get_property("hwset"))
 
 
 # ---- enums for C and SystemVerilog ----

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -17,12 +18,9 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 from cocotb.utils import get_sim_time
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-from systemrdl import RDLCompiler
-from systemrdl.node import FieldNode, RegNode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-from aesoc import ipblock  # noqa: E402
-from aesoc.regs import regmap  # noqa: E402
+from aesoc.regs import Field, regmap  # noqa: E402
 from aesoc.shells import MAX_WAIT_DEFAULT  # noqa: E402
 
 BLOCK = os.environ["SHELL_BLOCK"]
@@ -93,26 +91,10 @@ async def start(dut) -> Port:
     return port
 
 
-# ---- register access from the SystemRDL ----
+# ---- register access from the SystemRDL (aesoc.regs.RegMap) ----
 
-def _regs() -> list[RegNode]:
-    rdlc = RDLCompiler()
-    rdlc.compile_file(str(ipblock.block(BLOCK).rdl))
-    top = rdlc.elaborate().top
-    return [n for n in top.descendants(unroll=True) if isinstance(n, RegNode)]
-
-
-def _plain(f: FieldNode) -> bool:
-    """A field software writes and reads back unchanged: hardware neither writes it nor gates its
-    writes, and a write or read has no effect on its value (a `swmod` strobe to the core is fine)."""
-    return (str(f.get_property("sw")) == "AccessType.rw" and not f.is_hw_writable
-            and f.get_property("onwrite") is None and f.get_property("onread") is None
-            and not f.get_property("singlepulse") and not f.get_property("swwe") and not f.get_property("swwel")
-            and not f.get_property("hwclr") and not f.get_property("hwset"))
-
-
-def _mask(fields: list[FieldNode]) -> int:
-    return sum(((1 << f.width) - 1) << f.lsb for f in fields)
+def _mask(fields: list[Field]) -> int:
+    return sum(f.mask for f in fields)
 
 
 @cocotb.test()
@@ -126,29 +108,28 @@ async def registers(dut) -> None:
         value, err = await port.read(rm.offsets["ID"])
         assert not err and value == rm.fields["ID.id"].reset, f"ID {value:#x}"
     plain = write_only = 0
-    for reg in _regs():
-        if reg.external:
+    for reg, addr in rm.offsets.items():
+        if re.sub(r"\[\d+\]", "", reg) in rm.external:
             continue
-        fields = list(reg.fields())
-        addr = reg.absolute_address
-        if all(_plain(f) for f in fields):
+        fields = rm.fields_of(reg)
+        if all(f.plain for f in fields):
             mask = _mask(fields)
             value = rng.getrandbits(32)
-            assert not await port.write(addr, value), reg.get_path()
+            assert not await port.write(addr, value), reg
             got, err = await port.read(addr)
-            assert not err and got & mask == value & mask, f"{reg.get_path()}: {got:#x} vs {value:#x}"
+            assert not err and got & mask == value & mask, f"{reg}: {got:#x} vs {value:#x}"
             # One byte lane only: the other lanes keep their value.
             lane_value = rng.getrandbits(32)
             assert not await port.write(addr, lane_value, strb=0b0100)
             expect = (value & ~0xFF0000 | lane_value & 0xFF0000) & mask
             got, _ = await port.read(addr)
-            assert got & mask == expect, f"{reg.get_path()} lane 2: {got:#x} vs {expect:#x}"
+            assert got & mask == expect, f"{reg} lane 2: {got:#x} vs {expect:#x}"
             plain += 1
-        wo = [f for f in fields if str(f.get_property("sw")) == "AccessType.w"]
+        wo = [f for f in fields if f.sw == "w"]
         if wo and len(wo) == len(fields):
-            assert not await port.write(addr, rng.getrandbits(32) | 1), reg.get_path()
+            assert not await port.write(addr, rng.getrandbits(32) | 1), reg
             got, err = await port.read(addr)
-            assert not err and got & _mask(wo) == 0, f"write-only {reg.get_path()} reads {got:#x}"
+            assert not err and got & _mask(wo) == 0, f"write-only {reg} reads {got:#x}"
             write_only += 1
     dut._log.info("%s over %s: %d read/write registers, %d write-only", BLOCK, BUS, plain, write_only)
     assert plain > 0
