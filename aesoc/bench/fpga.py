@@ -48,8 +48,14 @@ def guarded(job: Callable[[], Any]) -> Callable[[], Any]:
     return run_one
 
 
-def _placed_cells(r: PlaceResult | ToolError | None, bench: str) -> list[Any]:
+# A family a run leaves out (ice40_devices=()): fpga-soc's smoke run.
+NOT_RUN = "not in this run"
+
+
+def _placed_cells(r: PlaceResult | ToolError | str | None, bench: str) -> list[Any]:
     """Device, LUT4, FF, BRAM, DSP, Fmax best/median, or 'does not fit' / 'failed' / not placed."""
+    if r == NOT_RUN:
+        return [NOT_RUN, "—", "—", "—", "—", "—", "—"]
     if r is None:
         return [f"not placed yet (aesoc bench --place {bench})", "—", "—", "—", "—", "—", "—"]
     if isinstance(r, ToolError):
@@ -74,8 +80,9 @@ def measure(ctx: BenchContext, bench: str, designs: Sequence[Design], title: str
     ecp5 = run_jobs([guarded(lambda d=d: ctx.placement(d, ecp5_devices)) for d in designs],
                     [f"{d.name} ECP5" for d in designs], "ecp5")
     ctx.progress(2, 3, "place and route iCE40")
-    ice40 = run_jobs([guarded(lambda d=d: ctx.placement(d, ice40_devices)) for d in designs],
-                     [f"{d.name} iCE40" for d in designs], "ice40")
+    ice40: list[PlaceResult | ToolError | str | None] = (
+        run_jobs([guarded(lambda d=d: ctx.placement(d, ice40_devices)) for d in designs],
+                 [f"{d.name} iCE40" for d in designs], "ice40") if ice40_devices else [NOT_RUN] * len(designs))
     ctx.progress(3, 3, "done")
 
     columns = ["design", "ECP5 device", "LUT4", "FF", "DP16KD", "DSP", "Fmax best (MHz)",
@@ -108,7 +115,7 @@ def measure(ctx: BenchContext, bench: str, designs: Sequence[Design], title: str
                 f"Placed and routed with seeds {', '.join(map(str, ctx.seeds))}: best and median achieved Fmax of "
                 "the clock from nextpnr's timing report; utilisation of the seed-1 placement. ECP5: the "
                 f"smallest of {'/'.join(DEVICE_NAMES[d] for d in ecp5_devices)} the design fits; iCE40: "
-                f"{', else '.join(DEVICE_NAMES[d] for d in ice40_devices)}; 'does not fit: needs N of M' names "
+                f"{', else '.join(DEVICE_NAMES[d] for d in ice40_devices) or NOT_RUN}; 'does not fit: needs N of M' names "
                 "the resource nextpnr found short on the largest device tried (known from the first seed, "
                 "so the others are not run); 'needs at least N' is the synthesised netlist's count on ECP5, "
                 "where that alone overfills the device and nextpnr is not run (docs/fpga.md).",
@@ -147,7 +154,9 @@ def run(ctx: BenchContext) -> BenchResult:
                           "the SoC configurations are benchmark fpga-soc."], peers=True)
 
 
-def _record(r: PlaceResult | ToolError | None) -> dict[str, Any]:
+def _record(r: PlaceResult | ToolError | str | None) -> dict[str, Any]:
+    if r == NOT_RUN:
+        return {"run": False}
     if r is None:
         return {"placed": False}
     if isinstance(r, ToolError):
