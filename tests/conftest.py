@@ -7,13 +7,14 @@ import json
 import os
 import resource
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from aesoc import cli, firmware, soc
+from aesoc import cli, firmware, soc, toolchain
 from aesoc.run import RunResult, run
 from aesoc.toolchain import REPO, file_lock
 
@@ -39,21 +40,22 @@ class LongestFirst:
         self.cpu: dict[str, float] = {}
 
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
-        """Longest first, for `pytest -n N --maxschedchunk 1` (the Makefile's command).
-        pytest-xdist gives each worker two tests to start with, consecutive in this order, then
-        one more whenever one finishes. So the 2N longest are dealt in pairs, the k-th longest
-        with the (2N+1-k)-th to worker k, and the rest follow longest first: the long tests start
-        at once on every worker, short ones fill the gaps, and the suite ends near
-        max(longest test, total / N)."""
+        """Longest first, for `pytest -n N --maxschedchunk 1` (the Makefile's command), except
+        that the tests marked no_model come right after the longest one. pytest-xdist gives each
+        worker two tests to start with, consecutive in this order, then one more whenever one
+        finishes: so one worker starts the longest test, whose model builds hold the machine-wide
+        Verilator lock for a minute or more, while the others run the tests that never wait for
+        that lock (lint, synthesis) instead of waiting for it. The rest follow longest first:
+        short ones fill the gaps, and the suite ends near max(longest test, total / N)."""
         known: dict[str, float] = json.loads(PRIOR_DURATIONS.read_text()) if PRIOR_DURATIONS.is_file() else {}
         cache = getattr(config, "cache", None)  # absent under `-p no:cacheprovider`
         if cache is not None:
             known.update(cache.get(DURATIONS_KEY, {}))
         items.sort(key=lambda item: known.get(item.nodeid, 0.0), reverse=True)
-        workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
-        head = items[:2 * workers]
-        if workers > 1 and len(head) == 2 * workers:
-            items[:2 * workers] = [item for pair in zip(head[:workers], reversed(head[workers:])) for item in pair]
+        if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
+            free = [item for item in items if item.get_closest_marker("no_model")]
+            builds = [item for item in items if not item.get_closest_marker("no_model")]
+            items[:] = [*builds[:1], *free, *builds[1:]]
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
@@ -103,8 +105,29 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+class NoModelCheck:
+    """A test marked no_model that reaches for the Verilator build lock fails (the mark orders the
+    suite, so it must be true). A plugin for the same reason as LongestFirst."""
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Any:
+        if item.get_closest_marker("no_model") is None:
+            yield
+            return
+
+        @contextmanager
+        def refused() -> Iterator[None]:
+            raise AssertionError(f"{item.nodeid} is marked no_model but builds a Verilator model")
+            yield
+
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(toolchain, "verilator_lock", refused)
+            yield
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(LongestFirst(), "aesoc-longest-first")
+    config.pluginmanager.register(NoModelCheck(), "aesoc-no-model-check")
 
 
 class SessionOnce:

@@ -58,6 +58,7 @@ def test_fusesoc_lists_every_core() -> None:
     assert listed == {fusesoc.vlnv(b) for b in shells.shell_blocks()}, proc.stdout
 
 
+@pytest.mark.no_model
 @pytest.mark.parametrize("block", BLOCKS)
 def test_fusesoc_lint_targets(block: str) -> None:
     fusesoc.generate()

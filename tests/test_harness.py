@@ -68,6 +68,7 @@ def test_untraced_model_refuses_trace(sim: Path, build_fw: Callable[..., Path], 
     assert "built without tracing" in proc.stderr
 
 
+@pytest.mark.no_model
 @pytest.mark.parametrize("config", soc.config_names())
 def test_soc_lint_clean(config: str) -> None:
     soc.lint(soc.load_config(config))  # raises with Verilator's messages on any warning

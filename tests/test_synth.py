@@ -20,6 +20,8 @@ from aesoc.bench import BenchContext, BenchResult, Table, aes_core, clock, dma_a
 from aesoc.synth import SynthResult, script_fingerprint, synth_commands, synthesize
 from aesoc.toolchain import BUILD
 
+pytestmark = pytest.mark.no_model
+
 COUNTER = """module counter #(parameter int W = 8) (input logic clk_i, input logic rst_ni, input logic en_i,
                                          output logic [W-1:0] q_o);
   always_ff @(posedge clk_i or negedge rst_ni) begin

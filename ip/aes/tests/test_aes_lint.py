@@ -10,6 +10,8 @@ from aes_ip import RTL_SOURCES, TB_SOURCES, VARIANTS
 from aesoc.synth import elaborate_check
 from aesoc.toolchain import BUILD, verilator_bin
 
+pytestmark = pytest.mark.no_model
+
 
 def _params(variant: str) -> list[str]:
     return [f"-G{name}={value}" for name, value in VARIANTS[variant].items()]

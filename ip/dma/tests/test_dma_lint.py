@@ -15,6 +15,8 @@ from aesoc.toolchain import BUILD, REPO, verilator_bin
 
 from test_dma import sources
 
+pytestmark = pytest.mark.no_model
+
 WAIVERS = REPO / "sim" / "waivers.vlt"
 DEPTHS = [16, 32, 64]
 

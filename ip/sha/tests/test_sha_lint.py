@@ -14,6 +14,8 @@ from aesoc.synth import elaborate_check
 from aesoc.toolchain import BUILD, REPO, verilator_bin
 from sha_ip import RTL_SOURCES, VARIANTS
 
+pytestmark = pytest.mark.no_model
+
 WAIVERS = REPO / "sim" / "waivers.vlt"
 SHA = ipblock.block("sha")
 ENUM_PREFIXES = {"sha_alg_e": "SHA_ALG_", "sha_err_e": "SHA_ERR_"}

@@ -1,0 +1,50 @@
+"""The suite's own machinery (tests/conftest.py): the no_model mark that orders `make test` is
+checked, and the order puts the marked tests beside the longest one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aesoc import toolchain
+from conftest import LongestFirst, NoModelCheck
+
+
+def test_marked_test_that_builds_a_model_fails(request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    request.node.add_marker(pytest.mark.no_model)
+    hook = NoModelCheck().pytest_runtest_call(request.node)
+    next(hook)  # the test body would run here
+    with pytest.raises(AssertionError, match="marked no_model but builds a Verilator model"):
+        toolchain.build_once(tmp_path / "model", tmp_path / "stamp", lambda: "key", lambda: None)
+    with pytest.raises(StopIteration):
+        next(hook)
+    toolchain.build_once(tmp_path / "model", tmp_path / "stamp", lambda: "key",
+                         lambda: (tmp_path / "model").write_text(""))
+    assert (tmp_path / "stamp").read_text() == "key", "the lock is back once the test is over"
+
+
+class _Item:
+    def __init__(self, nodeid: str, no_model: bool) -> None:
+        self.nodeid, self._no_model = nodeid, no_model
+
+    def get_closest_marker(self, name: str) -> Any:
+        return name == "no_model" and self._no_model or None
+
+
+def test_no_model_tests_start_beside_the_longest(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    durations = tmp_path / "durations.json"
+    durations.write_text('{"a": 90, "b": 50, "lint1": 30, "c": 20, "lint2": 5}')
+    monkeypatch.setattr("conftest.PRIOR_DURATIONS", durations)
+    items = [_Item(n, n.startswith("lint")) for n in ("c", "lint2", "a", "lint1", "b")]
+
+    class Config:
+        cache = None
+
+    monkeypatch.setenv("PYTEST_XDIST_WORKER_COUNT", "2")
+    LongestFirst().pytest_collection_modifyitems(Config(), items)  # type: ignore[arg-type]
+    assert [i.nodeid for i in items] == ["a", "lint1", "lint2", "b", "c"]
+    monkeypatch.setenv("PYTEST_XDIST_WORKER_COUNT", "1")
+    LongestFirst().pytest_collection_modifyitems(Config(), items)  # type: ignore[arg-type]
+    assert [i.nodeid for i in items] == ["a", "b", "lint1", "c", "lint2"]
