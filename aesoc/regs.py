@@ -154,8 +154,8 @@ class Field:
     lsb: int
     width: int
     reset: int | None
-    sw: str = "rw"
-    plain: bool = False
+    sw: str
+    plain: bool
 
     @property
     def mask(self) -> int:
