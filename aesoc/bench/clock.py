@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from aesoc.area import soc_design
 from aesoc.bench import BenchContext
 from aesoc.bench.fpga import ECP5_DEVICES
-from aesoc.bench.fpga_soc import soc_design
 from aesoc.pnr import DEVICE_NAMES, SEEDS, PlaceResult
 from aesoc.soc import load_config
 

@@ -93,7 +93,7 @@ def measure(ctx: BenchContext, bench: str, designs: Sequence[Design], title: str
         rows.append([design.name, *_placed_cells(e, bench), *_placed_cells(i, bench),
                      *((x.lut, x.ff) if isinstance(x, SynthResult) else
                        ("not synthesised (see notes)", "—") if x is None else ("failed", "failed")),
-                     f"{e.harness_ff}/{e.harness_lut}" if isinstance(e, PlaceResult) else "—",
+                     f"{e.harness_ff}/{e.harness_lut}" if isinstance(e, PlaceResult) and e.seeds else "—",
                      "; ".join([*(str(r) for r in (e, i, x) if isinstance(r, ToolError)),
                                 *(f"{DEVICE_NAMES[r.device]}: seeds {','.join(map(str, r.pending))} not placed yet"
                                   for r in (e, i) if isinstance(r, PlaceResult) and r.pending),
@@ -126,9 +126,9 @@ def measure(ctx: BenchContext, bench: str, designs: Sequence[Design], title: str
                 "iCE40 logic cells hold a LUT4 and a FF each, so FF have no column of their own there.",
                 "7-series: Yosys synth_xilinx cell counts (LUT1-6, FD*), no vendor tools, no harness.",
                 *([f"7-series counts are not made for {', '.join(d.name for d in designs if not d.flatten)} "
-                   "(synthesised with its hierarchy kept): synth_xilinx runs ABC9 once per module, and on "
-                   "soc-dma-unrolled it had mapped 57 of 474 modules after 21 CPU-minutes when tried "
-                   "(2026-11-29), on course for hours."] if len(flat) < len(designs) else []),
+                   "(not synthesised whole, notes below): synth_xilinx runs ABC9 once per module, and on "
+                   "soc-dma-unrolled with its hierarchy kept it had mapped 57 of 474 modules after 21 CPU-minutes "
+                   "when tried (2026-11-29), on course for hours."] if len(flat) < len(designs) else []),
                 *notes,
             ],
         )],
@@ -165,7 +165,8 @@ def _record(r: PlaceResult | ToolError | str | None) -> dict[str, Any]:
                             **({"earlier": r.earlier} if r.earlier else {})}
     if r.misfit is not None:
         return {**base, "fits": False, "resource": r.misfit.resource, "needed": r.misfit.needed,
-                "available": r.misfit.available, "at_least": r.misfit.at_least}
+                "available": r.misfit.available, "at_least": r.misfit.at_least,
+                **({"part": r.misfit.part} if r.misfit.part else {})}
     return {**base, "fits": True, "lut4": r.lut4, "ff": r.ff, "bram": r.bram, "dsp": r.dsp,
             "fmax_mhz_by_seed": list(r.fmax_by_seed), "harness_ff": r.harness_ff, "harness_lut": r.harness_lut}
 

@@ -10,22 +10,12 @@ same SoC-specific steps; the fpga and aes-core smoke runs place and route on iCE
 
 from __future__ import annotations
 
-from aesoc import soc
-from aesoc.area import flat_synthesis_finishes
+from aesoc.area import soc_design
 from aesoc.bench import Benchmark, BenchContext, BenchResult
 from aesoc.bench.fpga import ECP5_DEVICES, ICE40_DEVICES, measure
-from aesoc.pnr import Design
 
 SOC_CONFIGS = ("base", "full", "dma-unrolled")
 SMOKE_CONFIG = "base"
-
-
-def soc_design(name: str) -> Design:
-    """A SoC configuration's top as placed and routed here (and by aesoc.bench.clock): flattened,
-    or with its hierarchy kept where a flattened synthesis does not finish."""
-    cfg = soc.load_config(name)
-    return Design(f"soc-{name}", soc.TOP, tuple(soc.rtl_sources(cfg)), tuple(soc.top_parameters(cfg).items()),
-                  flatten=flat_synthesis_finishes(cfg))
 
 
 def run(ctx: BenchContext) -> BenchResult:
@@ -37,15 +27,17 @@ def run(ctx: BenchContext) -> BenchResult:
                    () if ctx.smoke else ICE40_DEVICES,
                    notes=["SoC configurations from soc/configs (CPU, memories, every peripheral and the "
                           "crossbar); a design is named soc-CONFIG.",
-                          *(f"{d.name} is synthesised with its hierarchy kept (slang --keep-hierarchy, -noflatten; "
-                            "the others flattened): its AES peripheral has the unrolled engine, which flattened "
-                            "reaches ABC as one module of 709,122 AND gates, and synth_xilinx ran past Yosys' "
-                            "3,600 s limit and synth_ecp5 past an hour without finishing when tried (2026-11-28). "
-                            "Kept, it did not finish either when tried (2026-11-29): synth_ecp5 of its port harness "
+                          *(f"{d.name} is not synthesised whole: its AES peripheral has the unrolled engine, "
+                            "which flattened reaches ABC as one module of 709,122 AND gates (synth_xilinx ran past "
+                            "Yosys' 3,600 s limit and synth_ecp5 past an hour when tried, 2026-11-28); with the "
+                            "hierarchy kept (slang --keep-hierarchy, -noflatten) synth_ecp5 of its port harness "
                             "stopped with exit 1 and no message after mapping 442 of its 474 modules (a second run "
-                            "held 3.6 GB at 285, near the 4 GB a 32-bit WebAssembly process can address), "
-                            "synth_ice40 reached the 3,600 s limit at about 440 on a loaded machine; so it is not "
-                            "placed. Its AES peripheral alone synthesises kept (section dma-aes)."
+                            "held 3.6 GB at 285, near the 4 GB a 32-bit WebAssembly process can address) and "
+                            "synth_ice40 reached the 3,600 s limit at about 440 (2026-11-29). Its 'does not fit' "
+                            f"count is that of its AES peripheral alone ({d.part.name if d.part else '?'}: aes_wbc "
+                            "with the configuration's parameters, hierarchy kept as the SoC keeps it), a lower "
+                            "bound of the whole SoC's: with the hierarchy kept Yosys maps each module on its own, "
+                            "so the SoC's netlist holds every cell of the peripheral's."
                             for d in designs if not d.flatten)])
 
 
