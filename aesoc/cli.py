@@ -232,8 +232,13 @@ def cmd_pnr(args: argparse.Namespace) -> int:
             fits = False
             print(f"{design.name:34} {name:10} {r.misfit}")
             continue
+        if not r.routed:
+            fits = False
+            print(f"{design.name:34} {name:10} placed, no seed routed: {r.status}")
+            continue
         print(f"{design.name:34} {name:10} {r.lut4:>7} {r.ff:>6} {r.bram:>5} {r.dsp:>4} {r.fmax_best:>9.2f} "
-              f"{r.fmax_median:>7.2f}  harness {r.harness_ff} FF {r.harness_lut} LUT")
+              f"{r.fmax_median:>7.2f}  harness {r.harness_ff} FF {r.harness_lut} LUT"
+              + (f"; {r.status}" if r.status else ""))
     return 0 if fits else 1
 
 

@@ -82,6 +82,17 @@ _CLOCK_PORTS = ("clk_i", "clk")
 _RESET_N_PORTS = ("rst_ni", "rst_n")
 _RESET_PORTS = ("rst_i", "rst", "reset")
 _UTIL_RE = re.compile(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%", re.M)
+# router1's progress line every 1000 iterations: iterations | routed, ripped | delta | remaining | times.
+_ROUTER_RE = re.compile(r"^Info:\s+(\d+) \|[^|]*\|[^|]*\|\s*(\d+)\|", re.M)
+_ARCS_RE = re.compile(r"^Info: Routing (\d+) arcs\.", re.M)
+# A routing in its tail (at most 1 % of its arcs left to route) that finds no new minimum of them in
+# this many iterations is stopped: router1 has no limit of its own, and xip's seed 2 on an
+# LFE5U-25F oscillated between 39 and hundreds for hours (2026-11-28/29) where its other seeds
+# routed in five minutes. Before the tail the count wanders for longer (the r5 engine's stayed
+# above its minimum for 15,000 iterations at 90 % left, on its way to routing). nextpnr is
+# deterministic for a seed, so the stop falls at the same iteration on every run.
+ROUTER_STALL_ITERATIONS = 10_000
+ROUTER_TAIL = 0.01
 
 
 @dataclass(frozen=True)
@@ -148,10 +159,26 @@ class PlaceResult:
     # Set when the figures are those of the store's records of earlier sources or tools (no seed of
     # the current ones is placed): which revision they were placed at and what has changed since.
     earlier: str = ""
+    # Seeds whose routing stalled and was stopped (routing_stall), with where: not in the Fmax.
+    unrouted: tuple[tuple[int, str], ...] = ()
 
     @property
     def fits(self) -> bool:
         return self.misfit is None
+
+    @property
+    def routed(self) -> bool:
+        """Placed, and at least one seed routed: the Fmax figures are there."""
+        return self.fits and bool(self.fmax_by_seed)
+
+    @property
+    def status(self) -> str:
+        """What a table says beside the figures: seeds still to place, seeds that did not route."""
+        parts = [f"seed {s} did not route: {why}" for s, why in self.unrouted]
+        if self.pending:
+            parts.append(f"seed{'s' if len(self.pending) > 1 else ''} {','.join(map(str, self.pending))} "
+                         "not placed yet")
+        return "; ".join(parts)
 
 
 def nextpnr_version() -> str:
@@ -233,8 +260,8 @@ def synth(design: Design, family: str) -> SynthResult:
     cached = _synth_cache(design, family)
     with _once(cached):
         entry = json.loads(cached.read_text()) if cached.is_file() else {}
-        if entry.get("script") != script_fingerprint():
-            result = _synth_stored(cached.name)
+        if entry.get("script") != script_fingerprint(family):
+            result = _synth_stored(cached.name, family)
             if result is None:
                 with tool_slot():
                     result = synthesize(design.top, design.sources, dict(design.parameters), family=family,
@@ -251,7 +278,9 @@ def synth_known(design: Design, family: str) -> SynthResult | None:
     """synth's counts where the build cache or the synthesis store holds them; runs no tool."""
     cached = _synth_cache(design, family)
     entry = json.loads(cached.read_text()) if cached.is_file() else {}
-    return SynthResult(**entry) if entry.get("script") == script_fingerprint() else _synth_stored(cached.name)
+    if entry.get("script") == script_fingerprint(family):
+        return SynthResult(**entry)
+    return _synth_stored(cached.name, family)
 
 
 def _synth_cache(design: Design, family: str) -> Path:
@@ -264,7 +293,7 @@ def _synth_record_path(name: str) -> Path | None:
     return None if _synth_store is None else _synth_store / "synth" / name
 
 
-def _synth_stored(name: str) -> SynthResult | None:
+def _synth_stored(name: str, family: str) -> SynthResult | None:
     """The store's counts for this cache entry's name (the same content digest), saying where they
     came from; None outside the store, without a record, or for a record that other synthesis
     commands made."""
@@ -272,7 +301,7 @@ def _synth_stored(name: str) -> SynthResult | None:
     if path is None or not path.is_file():
         return None
     record = json.loads(path.read_text())
-    if record["result"].get("script") != script_fingerprint():
+    if record["result"].get("script") != script_fingerprint(family):
         return None
     result, recorded = SynthResult(**record["result"]), record["recorded"]
     return replace(result, stored=f"{path.parent.parent.name}/synth/{name}: synthesised by {result.tool} in "
@@ -283,7 +312,7 @@ def _keep_synthesis(design: Design, name: str, result: SynthResult) -> None:
     """Add this synthesis to the store (when in use) unless it holds a current record of it (one
     that other synthesis commands made is replaced)."""
     path = _synth_record_path(name)
-    if path is None or not _synth_writes or (path.is_file() and _synth_stored(name) is not None):
+    if path is None or not _synth_writes or (path.is_file() and _synth_stored(name, result.family) is not None):
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     record = {"design": design.name, "top": design.top, "flatten": design.flatten,
@@ -604,6 +633,8 @@ def _essentials(outcome: dict[str, Any]) -> dict[str, Any]:
         if isinstance(misfit, DoesNotFit):  # nextpnr's own counts are recorded as they always were
             misfit = {k: v for k, v in asdict(misfit).items() if k not in ("at_least", "part") or v}
         return {"misfit": misfit}
+    if "unrouted" in outcome:
+        return {"unrouted": outcome["unrouted"]}
     paths = []
     for path in outcome.get("critical_paths", []):
         steps = path.get("path", [])
@@ -733,18 +764,56 @@ def _nextpnr(netlist: Path, device: str, seed: int, work: Path) -> tuple[dict[st
     cmd = yowasp_command(module, f"run_nextpnr_{family}",
                          [*flags, "--json", str(netlist), "--report", str(report), "--seed", str(seed),
                           "--freq", str(TARGET_MHZ[family]), "--timing-allow-fail", "-l", str(log), "-q"])
-    with tool_slot():
+    stderr = work / f"nextpnr-seed{seed}.stderr"
+    log.unlink(missing_ok=True)
+    with tool_slot(), open(stderr, "w") as err:
         start = time.monotonic()
-        proc = subprocess.run(cmd, capture_output=True, text=True, check=False, env=yowasp_env())
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, text=True, env=yowasp_env())
+        stall = _watch_routing(proc, log)
         seconds = time.monotonic() - start
-    text = log.read_text(errors="replace") if log.is_file() else proc.stderr
+    if stall is not None:
+        return {"unrouted": stall}, seconds
+    text = log.read_text(errors="replace") if log.is_file() else stderr.read_text(errors="replace")
     misfit = misfit_from_log(text)
     if misfit is not None:
         return {"misfit": misfit}, seconds
     if proc.returncode != 0 or not report.is_file():
-        raise ToolError(f"nextpnr-{family} failed (exit {proc.returncode}); log: {log}\n{tail(log)}")
+        raise ToolError(f"nextpnr-{family} failed (exit {proc.returncode}); log: {log}\n{tail(log if log.is_file() else stderr)}")
     report_data: dict[str, Any] = json.loads(report.read_text())
     return report_data, seconds
+
+
+def _watch_routing(proc: subprocess.Popen[str], log: Path) -> dict[str, int] | None:
+    """Wait for nextpnr; stop it when its router stalls (routing_stall) and say where."""
+    while True:
+        try:
+            proc.wait(timeout=5.0)
+            return None
+        except subprocess.TimeoutExpired:
+            stall = routing_stall(log.read_text(errors="replace")) if log.is_file() else None
+            if stall is not None:
+                proc.kill()
+                proc.wait()
+                return stall
+
+
+def routing_stall(text: str) -> dict[str, int] | None:
+    """Where router1's progress lines in a log show, in the routing's tail (ROUTER_TAIL of its
+    arcs or fewer left), no new minimum of the arcs left for ROUTER_STALL_ITERATIONS: the
+    iteration it stops at, the best count and where it was reached. None while it improves."""
+    arcs = _ARCS_RE.search(text)
+    if arcs is None:
+        return None
+    tail = ROUTER_TAIL * int(arcs.group(1))
+    best, best_at = None, 0
+    for iterations, remaining in ((int(i), int(r)) for i, r in _ROUTER_RE.findall(text[arcs.end():])):
+        if remaining > tail and best is None:
+            continue
+        if best is None or remaining < best:
+            best, best_at = remaining, iterations
+        elif iterations - best_at >= ROUTER_STALL_ITERATIONS:
+            return {"iterations": iterations, "best_remaining": best, "best_at": best_at}
+    return None
 
 
 def misfit_from_log(text: str) -> DoesNotFit | None:
@@ -767,13 +836,23 @@ def _summarise(t: _Target, seeds: tuple[int, ...], runs: list[dict[str, Any]], b
             "provenance": provenance}
     if misfit is not None:
         return PlaceResult(**base, misfit=misfit if isinstance(misfit, DoesNotFit) else DoesNotFit(**misfit))
+    unrouted = tuple((s, stall_text(r["unrouted"])) for s, r in zip(seeds, runs) if "unrouted" in r)
+    routed = [r for r in runs if "unrouted" not in r]
+    if not routed:
+        return PlaceResult(**base, unrouted=unrouted)
     family = DEVICES[device][0]
-    util = runs[0]["utilization"]
+    util = routed[0]["utilization"]
     counts = {label: sum(util.get(cell, {}).get("used", 0) for cell in cells)
               for label, cells in PLACED[family].items()}
-    fmax = tuple(round(clock_fmax(r), 2) for r in runs)
+    fmax = tuple(round(clock_fmax(r), 2) for r in routed)
     return PlaceResult(**base, **counts, fmax_best=max(fmax), fmax_median=round(statistics.median(fmax), 2),
-                       fmax_by_seed=fmax)
+                       fmax_by_seed=fmax, unrouted=unrouted)
+
+
+def stall_text(stall: dict[str, int]) -> str:
+    return (f"router1 stopped at iteration {stall['iterations']:,}, no fewer than {stall['best_remaining']:,} "
+            f"arcs left to route since iteration {stall['best_at']:,} ({ROUTER_STALL_ITERATIONS:,} iterations "
+            "without progress)")
 
 
 def clock_fmax(report: dict[str, Any]) -> float:

@@ -64,7 +64,7 @@ class SynthResult:
     tool: str = field(default_factory=lambda: tool_version())
     # Where the counts were read from when no Yosys ran here: the synthesis store's record (aesoc.pnr).
     stored: str = ""
-    # script_fingerprint() of the commands that made the counts; "" when unknown.
+    # script_fingerprint(family) of the commands that made the counts; "" when unknown.
     script: str = ""
 
     @property
@@ -159,24 +159,27 @@ def synth_commands(top: str, sources: Sequence[Path], parameters: Mapping[str, i
                    flatten: bool, stat_file: Path) -> list[str]:
     """The Yosys commands whose `stat` gives a synthesis's cell counts."""
     # synth_ice40 and synth_ecp5 flatten unless told not to; synth_xilinx keeps the hierarchy
-    # unless told to flatten (-flatten), and has no -noflatten.
-    keep = "" if flatten or family == "xilinx" else " -noflatten"
+    # unless told to flatten, and has no -noflatten.
+    if family == "xilinx":
+        hierarchy = " -flatten" if flatten else ""
+    else:
+        hierarchy = "" if flatten else " -noflatten"
     return [*read_commands(top, sources, parameters, keep_hierarchy=not flatten),
-            f"{_SYNTH_CMD[family]} -top {top}{keep}",
+            f"{_SYNTH_CMD[family]} -top {top}{hierarchy}",
             f"tee -q -o {stat_file} stat -json"]
 
 
 @functools.cache
-def script_fingerprint() -> str:
-    """A digest of the commands every kind of synthesis runs (placeholder names) and of how its
+def script_fingerprint(family: str) -> str:
+    """A digest of the commands a synthesis for `family` runs (placeholder names) and of how its
     cells are classed. Stored counts (aesoc.pnr) are named by the design's content and Yosys
-    version; a count made by other commands is not what these would print, so it is not reused."""
-    h = hashlib.sha256(json.dumps(_CLASSES, sort_keys=True).encode())
-    for family in FAMILIES:
-        for flatten in (True, False):
-            for source in ("design.sv", "block_reg_pkg.sv"):
-                lines = synth_commands("top", [Path(source)], {"P": 1}, family, flatten, Path("stat.json"))
-                h.update("\n".join(lines).encode())
+    version; a count made by other commands is not what these would print, so it is not reused.
+    One digest per family: a change to one family's commands redoes only that family's counts."""
+    h = hashlib.sha256(json.dumps(_CLASSES[family], sort_keys=True).encode())
+    for flatten in (True, False):
+        for source in ("design.sv", "block_reg_pkg.sv"):
+            lines = synth_commands("top", [Path(source)], {"P": 1}, family, flatten, Path("stat.json"))
+            h.update("\n".join(lines).encode())
     return h.hexdigest()[:12]
 
 
@@ -187,7 +190,7 @@ def classify(top: str, params: dict[str, int | str], family: str, cells: dict[st
 
     return SynthResult(top=top, parameters=params, family=family, lut=count("lut"), ff=count("ff"),
                        carry=count("carry"), bram=count("bram"), dsp=count("dsp"), cells=cells,
-                       seconds=round(seconds, 1), script=script_fingerprint())
+                       seconds=round(seconds, 1), script=script_fingerprint(family))
 
 
 def cell_counts(stat: dict[str, Any], top: str) -> dict[str, int]:

@@ -233,23 +233,26 @@ def _speed_cells(placed: dict[str, Any], cycles: dict[int, float]) -> list[Any]:
         ice40_cell = f"failed: {ice40}"
     else:
         ice40_cell = (f"{DEVICE_NAMES[ice40.device]}: "
-                      + (f"{ice40.fmax_best:.1f} MHz, {ice40.lut4} LC" if ice40.fits else str(ice40.misfit))
-                      + _earlier(ice40))
+                      + (f"{ice40.fmax_best:.1f} MHz, {ice40.lut4} LC" if ice40.routed
+                         else "placed, no seed routed" if ice40.fits else str(ice40.misfit))
+                      + _qualifiers(ice40))
     if isinstance(ecp5, ToolError) or isinstance(synth_ecp5, ToolError):
         return ["failed", str(ecp5 if isinstance(ecp5, ToolError) else synth_ecp5), "—", "—", "—", "—", ice40_cell]
     if ecp5 is None:
         return [NOT_PLACED, "—", "—", "—", "—", "—", ice40_cell]
-    if not ecp5.fits:
-        return [DEVICE_NAMES[ecp5.device] + _earlier(ecp5), str(ecp5.misfit), "—", "—", "—", "—", ice40_cell]
+    if not ecp5.routed:
+        return [DEVICE_NAMES[ecp5.device] + _qualifiers(ecp5),
+                "placed, no seed routed" if ecp5.fits else str(ecp5.misfit), "—", "—", "—", "—", ice40_cell]
     mbps = [_fmt(round(16 * ecp5.fmax_best / cycles[b], 1)) if b in cycles else "—" for b in KEY_SIZES]
     lut4 = synth_ecp5.lut + 2 * synth_ecp5.carry
     per_klut = round(ecp5.fmax_best * 1e6 / cycles[128] / (lut4 / 1000))
-    return [DEVICE_NAMES[ecp5.device] + _earlier(ecp5), f"{ecp5.fmax_best:.1f} / {ecp5.fmax_median:.1f}", *mbps,
+    return [DEVICE_NAMES[ecp5.device] + _qualifiers(ecp5), f"{ecp5.fmax_best:.1f} / {ecp5.fmax_median:.1f}", *mbps,
             per_klut, ice40_cell]
 
 
-def _earlier(r: PlaceResult) -> str:
-    return f" ({r.earlier})" if r.earlier else ""
+def _qualifiers(r: PlaceResult) -> str:
+    """What qualifies a placement's figures: seeds not placed or not routed, an earlier design."""
+    return "".join(f" ({text})" for text in (r.status, r.earlier) if text)
 
 
 def _placed_record(r: PlaceResult | SynthResult | ToolError | None) -> dict[str, Any]:
@@ -263,7 +266,8 @@ def _placed_record(r: PlaceResult | SynthResult | ToolError | None) -> dict[str,
     if r.misfit is not None:
         return {**base, "fits": False, "needs": r.misfit.needed, "of": r.misfit.available,
                 "resource": r.misfit.resource, "at_least": r.misfit.at_least}
-    return {**base, "fits": True, "lut4": r.lut4, "ff": r.ff, "fmax_mhz_by_seed": list(r.fmax_by_seed)}
+    return {**base, "fits": True, "lut4": r.lut4, "ff": r.ff, "fmax_mhz_by_seed": list(r.fmax_by_seed),
+            "seeds": list(r.seeds), "pending": list(r.pending), **({"unrouted": dict(r.unrouted)} if r.unrouted else {})}
 
 
 def _fmt(value: float) -> float | int:

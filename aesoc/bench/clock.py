@@ -35,9 +35,13 @@ class Clock:
 
 
 def from_placement(config: str, placed: PlaceResult | None, nominal_mhz: float) -> Clock:
-    if placed is None or not placed.fits or placed.fmax_best <= 0:
-        why = (f"SoC '{config}' {placed.misfit} on an {DEVICE_NAMES[placed.device]}" if placed and placed.misfit
-               else f"SoC '{config}' not placed and routed yet: `aesoc bench fpga-soc`")
+    if placed is None or not placed.routed:
+        if placed is None:
+            why = f"SoC '{config}' not placed and routed yet: `aesoc bench fpga-soc`"
+        elif placed.misfit:
+            why = f"SoC '{config}' {placed.misfit} on an {DEVICE_NAMES[placed.device]}"
+        else:
+            why = f"SoC '{config}' placed on an {DEVICE_NAMES[placed.device]}, no seed routed: {placed.status}"
         return Clock(nominal_mhz, f"{nominal_mhz:g} MHz nominal ({why})", placed=False)
     return Clock(placed.fmax_best, f"{placed.fmax_best:g} MHz (SoC '{config}' placed and routed on an "
                  f"{DEVICE_NAMES[placed.device]}, {seeds_phrase(placed)})", placed=True)
@@ -47,8 +51,8 @@ def seeds_phrase(placed: PlaceResult) -> str:
     """'best Fmax over seeds 1,2,3', or, while some are still to be placed, which are; and when the
     placement is of an earlier design, which and what changed since."""
     phrase = f"best Fmax over seed{'s' if len(placed.seeds) > 1 else ''} {','.join(map(str, placed.seeds))}"
-    if placed.pending:
-        phrase += f" (seed{'s' if len(placed.pending) > 1 else ''} {','.join(map(str, placed.pending))} not placed yet)"
+    if placed.status:
+        phrase += f" ({placed.status})"
     if placed.earlier:
         phrase += f"; {placed.earlier}"
     return phrase

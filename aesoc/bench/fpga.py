@@ -62,6 +62,8 @@ def _placed_cells(r: PlaceResult | ToolError | str | None, bench: str) -> list[A
         return ["failed", "—", "—", "—", "—", "—", "—"]
     if r.misfit is not None:
         return [DEVICE_NAMES[r.device], str(r.misfit), "—", "—", "—", "—", "—"]
+    if not r.routed:
+        return [DEVICE_NAMES[r.device], "placed, no seed routed (see notes)", "—", "—", "—", "—", "—"]
     return [DEVICE_NAMES[r.device], r.lut4, r.ff or "(in LUT4)", r.bram, r.dsp, r.fmax_best, r.fmax_median]
 
 
@@ -95,8 +97,8 @@ def measure(ctx: BenchContext, bench: str, designs: Sequence[Design], title: str
                        ("not synthesised (see notes)", "—") if x is None else ("failed", "failed")),
                      f"{e.harness_ff}/{e.harness_lut}" if isinstance(e, PlaceResult) and e.seeds else "—",
                      "; ".join([*(str(r) for r in (e, i, x) if isinstance(r, ToolError)),
-                                *(f"{DEVICE_NAMES[r.device]}: seeds {','.join(map(str, r.pending))} not placed yet"
-                                  for r in (e, i) if isinstance(r, PlaceResult) and r.pending),
+                                *(f"{DEVICE_NAMES[r.device]}: {r.status}"
+                                  for r in (e, i) if isinstance(r, PlaceResult) and r.status),
                                 *(f"{DEVICE_NAMES[r.device]}: {r.earlier}"
                                   for r in (e, i) if isinstance(r, PlaceResult) and r.earlier)])])
     if peers:
@@ -113,7 +115,8 @@ def measure(ctx: BenchContext, bench: str, designs: Sequence[Design], title: str
             rows=rows,
             notes=[
                 f"Placed and routed with seeds {', '.join(map(str, ctx.seeds))}: best and median achieved Fmax of "
-                "the clock from nextpnr's timing report; utilisation of the seed-1 placement. ECP5: the "
+                "the clock from nextpnr's timing report over the seeds that routed; utilisation of the first "
+                "routed seed's placement (a routing that stalls is stopped: docs/fpga.md). ECP5: the "
                 f"smallest of {'/'.join(DEVICE_NAMES[d] for d in ecp5_devices)} the design fits; iCE40: "
                 f"{', else '.join(DEVICE_NAMES[d] for d in ice40_devices) or NOT_RUN}; 'does not fit: needs N of M' names "
                 "the resource nextpnr found short on the largest device tried (known from the first seed, "
@@ -162,6 +165,7 @@ def _record(r: PlaceResult | ToolError | str | None) -> dict[str, Any]:
     if isinstance(r, ToolError):
         return {"error": str(r)}
     base: dict[str, Any] = {"device": DEVICE_NAMES[r.device], "seeds": list(r.seeds), "pending": list(r.pending),
+                            **({"unrouted": dict(r.unrouted)} if r.unrouted else {}),
                             **({"earlier": r.earlier} if r.earlier else {})}
     if r.misfit is not None:
         return {**base, "fits": False, "resource": r.misfit.resource, "needed": r.misfit.needed,
