@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from aesoc import area, firmware, fusesoc, image, outcome, pnr, report, shells, soc, socgen, sweep
+from aesoc.bench import aes_core
 from aesoc.bench.runner import payload, run_all
 from aesoc.bench.registry import benchmarks
 from aesoc.run import build_and_run
@@ -110,19 +111,23 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _update_block(doc: Path, opening: str, closing: str, body: str) -> None:
+    """Replace what a doc holds between `<!-- opening -->` and `<!-- /closing -->` with `body`."""
+    start, end = f"<!-- {opening} -->\n", f"<!-- /{closing} -->"
+    text = doc.read_text()
+    if start not in text or end not in text:
+        raise ToolError(f"{doc} has no '{start.strip()}' ... '{end}' block")
+    head, rest = text.split(start, 1)
+    doc.write_text(head + start + body + end + rest.split(end, 1)[1])
+    print(f"updated {doc.relative_to(REPO)}")
+
+
 def cmd_soc(args: argparse.Namespace) -> int:
     """Print the elaborated description (or write its tables into docs/ARCHITECTURE.md)."""
     config = soc.load_config(args.config)
     tables = socgen.doc_tables(config)
     if args.update_docs:
-        doc = REPO / "docs" / "ARCHITECTURE.md"
-        start, end = f"<!-- soc-tables: {config.name} -->\n", "<!-- /soc-tables -->"
-        text = doc.read_text()
-        if start not in text or end not in text:
-            raise ToolError(f"{doc} has no '{start.strip()}' ... '{end}' block")
-        head, rest = text.split(start, 1)
-        doc.write_text(head + start + tables + end + rest.split(end, 1)[1])
-        print(f"updated {doc.relative_to(REPO)}")
+        _update_block(REPO / "docs" / "ARCHITECTURE.md", f"soc-tables: {config.name}", "soc-tables", tables)
         return 0
     print(f"SoC '{config.name}': {config.description}\nfrom: "
           + ", ".join(str(p.relative_to(REPO) if p.is_relative_to(REPO) else p) for p in config.sources))
@@ -203,6 +208,11 @@ def _param(text: str) -> tuple[str, int | str]:
 
 
 def cmd_synth(args: argparse.Namespace) -> int:
+    if args.update_docs:
+        if args.block != "aes" or args.variant or args.top:
+            raise ToolError("--update-docs goes with 'aes' alone: it writes ip/aes/README.md's area table")
+        _update_block(REPO / "ip" / "aes" / "README.md", "aes-area", "aes-area", aes_core.area_markdown())
+        return 0
     set_jobs(args.jobs)
     designs = _designs(args)
     jobs = [(d, f) for d in designs for f in args.family]
@@ -350,6 +360,9 @@ def parser() -> argparse.ArgumentParser:
         if name == "synth":
             sy.add_argument("--family", action="append", choices=FAMILIES,
                             help="ice40, ecp5 or xilinx (7-series, synth_xilinx); repeatable (default: ice40)")
+            sy.add_argument("--update-docs", action="store_true",
+                            help="with 'aes': write ip/aes/README.md's area table from the synthesis and placement "
+                            "records (runs no tool)")
             sy.set_defaults(func=cmd_synth)
         else:
             sy.add_argument("--device", action="append", choices=list(pnr.DEVICES),

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from aesoc import firmware, regs, socgen
+from aesoc.bench import aes_core
 from aesoc.soc import load_config
 from aesoc.toolchain import REPO, riscv_tool
 
@@ -47,6 +48,16 @@ def test_generated_tables_are_current() -> None:
     assert found, "docs/ARCHITECTURE.md lacks the generated tables block"
     assert found.group(1) == socgen.doc_tables(load_config("full")), \
         "docs/ARCHITECTURE.md tables are stale: run `aesoc soc --config full --update-docs`"
+
+
+def test_aes_area_table_is_current() -> None:
+    """ip/aes/README.md's area table is the synthesis and placement records' for the current
+    sources and tools, as `aesoc synth aes --update-docs` writes it (no tool runs here)."""
+    text = (REPO / "ip" / "aes" / "README.md").read_text()
+    found = re.search(r"<!-- aes-area -->\n(.*?)<!-- /aes-area -->", text, re.S)
+    assert found, "ip/aes/README.md lacks the area table block"
+    assert found.group(1) == aes_core.area_markdown(), \
+        "ip/aes/README.md's area table is stale: run `aesoc synth aes --update-docs`"
 
 
 def test_fixed_claims_stay_fixed() -> None:

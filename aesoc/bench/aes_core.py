@@ -22,7 +22,7 @@ from aesoc.ipblock import Unit
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published, side_by_side
 from aesoc.cocotb_flow import run_cocotb
 from aesoc.bench.fpga import ECP5_DEVICES, ICE40_DEVICES, guarded
-from aesoc.pnr import DEVICE_NAMES, PlaceResult, run_jobs, stored_synth_runs, synth
+from aesoc.pnr import DEVICE_NAMES, STORE, PlaceResult, placed_fitting, run_jobs, store_at, stored_synth_runs, synth, synth_known
 from aesoc.synth import SynthResult, tool_version
 from aesoc.toolchain import ToolError
 
@@ -216,7 +216,7 @@ def _place(ctx: BenchContext, names: list[str], blocks: dict[str, dict[str, Any]
     placed: dict[str, dict[str, Any]] = {n: {"ecp5-synth": None} for n in names}
     for (name, fam), result in zip(jobs, results):
         placed[name][fam] = result
-    on_ecp5 = [n for n in names if isinstance(placed[n]["ecp5"], PlaceResult) and placed[n]["ecp5"].fits]
+    on_ecp5 = [n for n in names if isinstance(placed[n]["ecp5"], PlaceResult) and placed[n]["ecp5"].routed]
     if on_ecp5:
         synths = run_jobs([guarded(lambda n=n: synth(designs[n], "ecp5")) for n in on_ecp5],
                           [f"{n} ecp5-synth" for n in on_ecp5], "aes-core")
@@ -272,6 +272,48 @@ def _placed_record(r: PlaceResult | SynthResult | ToolError | None) -> dict[str,
 
 def _fmt(value: float) -> float | int:
     return int(value) if float(value).is_integer() else round(value, 3)
+
+
+def area_markdown() -> str:
+    """ip/aes/README.md's area table: each benchmark variant's iCE40 counts (enc+dec and enc-only)
+    and where its enc+dec engine placed, from the build cache and the placement store for the
+    current sources and tools (aesoc bench aes-core makes them); runs no tool. A figure the store
+    lacks reads 'not synthesised' or 'not placed'."""
+    ip = aes_engine()
+    rows = ["| variant | datapath | iCE40 LUT4 / FF enc+dec | iCE40 RAM4K | iCE40 LUT4 / FF enc-only "
+            "| ECP5 device | ECP5 Fmax best / median (MHz) | iCE40 placed |",
+            "|---|---|---|---|---|---|---|---|"]
+    with store_at(STORE):
+        for name, by_label in aes_engine_blocks(ip.benchmark_variants).items():
+            counts = {label: synth_known(block.design(name), "ice40") for label, block in by_label.items()}
+            design = by_label["enc+dec"].design(f"aes_engine-{name}-enc+dec")
+            ecp5, ice40 = placed_fitting(design, ECP5_DEVICES), placed_fitting(design, ICE40_DEVICES)
+            cells = [name, _describe(ip.variants[name]), _counts(counts["enc+dec"]),
+                     str(counts["enc+dec"].bram) if counts["enc+dec"] else "—", _counts(counts["enc-only"]),
+                     *_placed_md(ecp5), _ice40_md(ice40)]
+            rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows) + "\n"
+
+
+def _counts(r: SynthResult | None) -> str:
+    return f"{r.lut4:,} / {r.ff:,}" if r else "not synthesised"
+
+
+def _placed_md(r: PlaceResult | None) -> list[str]:
+    if r is None:
+        return ["not placed", "—"]
+    if not r.routed:
+        return [DEVICE_NAMES[r.device], "placed, no seed routed" if r.fits else str(r.misfit)]
+    seeds = f" (seed{'s' if len(r.fmax_by_seed) > 1 else ''} {','.join(str(s) for s in r.seeds if s not in dict(r.unrouted))})"
+    return [DEVICE_NAMES[r.device], f"{r.fmax_best:.1f} / {r.fmax_median:.1f}{seeds}"]
+
+
+def _ice40_md(r: PlaceResult | None) -> str:
+    if r is None:
+        return "not placed"
+    if not r.routed:
+        return f"{DEVICE_NAMES[r.device]}: {'placed, no seed routed' if r.fits else r.misfit}"
+    return f"{DEVICE_NAMES[r.device]}: {r.lut4:,} LC, {r.fmax_best:.1f} MHz"
 
 
 BENCHMARK = Benchmark(

@@ -24,7 +24,7 @@ from aesoc.synth import GATE_SIM_ARGS, ice40_cells_sim, synthesize
 from aesoc.toolchain import BUILD
 
 HERE = Path(__file__).resolve().parent
-GATE_VARIANTS = ("c32", "r1", "r2")
+GATE_VARIANTS = ("c32", "c32-aes128-bram-ecb-ctr32", "r1", "r2")
 # Differential blocks of the variant (400 per mode/direction and key size, 4 messages each): every
 # S-box input reaches every position.
 GATE_DIFF_BLOCKS = 400 * 15
