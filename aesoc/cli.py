@@ -215,6 +215,10 @@ def cmd_synth(args: argparse.Namespace) -> int:
         return 0
     set_jobs(args.jobs)
     designs = _designs(args)
+    for design in designs:
+        if design.part is not None:
+            raise ToolError(f"{design.name}'s synthesis does not finish (docs/fpga.md); its largest part alone: "
+                            f"aesoc synth aes_wbc --config {args.config}")
     jobs = [(d, f) for d in designs for f in args.family]
     results = pnr.run_jobs([(lambda d=d, f=f: pnr.synth(d, f)) for d, f in jobs],
                            [f"{d.name} {f}" for d, f in jobs], "synth")

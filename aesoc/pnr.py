@@ -394,9 +394,12 @@ endmodule
 def place(design: Design, device: str, seeds: Sequence[int] = SEEDS,
           out: Callable[[str], None] | None = None) -> PlaceResult:
     """Place and route `design` on `device` once per seed; a seed whose outcome the build cache or
-    the store holds for the current sources, parameters and tools is not run again."""
+    the store holds for the current sources, parameters and tools is not run again. A design with
+    a part is bounded by it instead (part_bound): nothing is placed."""
     if device not in DEVICES:
         raise ToolError(f"unknown device '{device}'; known: {', '.join(DEVICES)}")
+    if design.part is not None:
+        return part_bound(design, (device,))
     if not seeds or any(s < 0 for s in seeds):
         raise ToolError(f"placer seeds must be non-negative integers, got {list(seeds)}")
     target = _Target.of(design, device)
@@ -478,7 +481,7 @@ def counted_misfit(counts: SynthResult, device: str) -> DoesNotFit | None:
 
 
 def part_bound(design: Design, devices: Sequence[str], run: bool = True) -> PlaceResult | None:
-    """A design whose own synthesis does not finish (Design.part set) on the largest of `devices`:
+    """A design whose own synthesis does not finish (Design.part set) on the last of `devices`:
     'does not fit: needs at least N', N counted in its part synthesised alone. Both keep their
     hierarchy, and Yosys then maps each module on its own without removing ports, so the design's
     netlist holds the part's cells. Without `run` only the cache and the synthesis store are read
@@ -865,10 +868,7 @@ def clock_fmax(report: dict[str, Any]) -> float:
 
 def place_fitting(design: Design, devices: Sequence[str], seeds: Sequence[int] = SEEDS,
                   out: Callable[[str], None] | None = None) -> PlaceResult:
-    """Place on the first device of `devices` that the design fits; the last result otherwise (a
-    design with a part: part_bound, nothing placed)."""
-    if design.part is not None:
-        return part_bound(design, devices)
+    """Place on the first device of `devices` that the design fits; the last result otherwise."""
     result: PlaceResult | None = None
     for device in devices:
         result = place(design, device, seeds, out)

