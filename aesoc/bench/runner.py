@@ -146,7 +146,7 @@ def _run_all(registry: dict[str, Benchmark], names: list[str], results_dir: Path
             start = time.monotonic()
             try:
                 result = registry[name].run(BenchContext(results_dir=results_dir, progress=progress, smoke=smoke,
-                                                            place=place or registry[name].places))
+                                                            place=place))
             except ToolError as exc:
                 failures[name] = str(exc)
                 display.line(f"bench {name}: failed after {time.monotonic() - start:.0f} s")
