@@ -787,17 +787,21 @@ def _nextpnr(netlist: Path, device: str, seed: int, work: Path) -> tuple[dict[st
 
 
 def _watch_routing(proc: subprocess.Popen[str], log: Path) -> dict[str, int] | None:
-    """Wait for nextpnr; stop it when its router stalls (routing_stall) and say where."""
-    while True:
-        try:
-            proc.wait(timeout=5.0)
-            return None
-        except subprocess.TimeoutExpired:
-            stall = routing_stall(log.read_text(errors="replace")) if log.is_file() else None
-            if stall is not None:
-                proc.kill()
-                proc.wait()
-                return stall
+    """Wait for nextpnr; stop it when its router stalls (routing_stall) and say where. nextpnr is
+    stopped too when the wait is (an interrupt), as subprocess.run would."""
+    try:
+        while True:
+            try:
+                proc.wait(timeout=5.0)
+                return None
+            except subprocess.TimeoutExpired:
+                stall = routing_stall(log.read_text(errors="replace")) if log.is_file() else None
+                if stall is not None:
+                    return stall
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def routing_stall(text: str) -> dict[str, int] | None:
