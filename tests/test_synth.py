@@ -240,6 +240,21 @@ def test_routing_stall_is_found_where_the_router_stops_improving() -> None:
     assert pnr.routing_stall("Info: Placing..\n") is None
 
 
+def test_stalled_router_is_stopped(tmp_path: Path) -> None:
+    """The flow watches the log while nextpnr runs and stops it at a stall, instead of waiting
+    for a router that never converges (a stand-in process writes the log and then never ends)."""
+    log = tmp_path / "nextpnr.log"
+    window = pnr.ROUTER_STALL_ITERATIONS // 1000
+    script = (f"import pathlib, time; pathlib.Path({str(log)!r}).write_text({_router_lines([900, 39] + [89] * window)!r}); "
+              "time.sleep(600)")
+    proc = subprocess.Popen([sys.executable, "-c", script])
+    stall = pnr._watch_routing(proc, log)
+    assert stall == {"iterations": 2000 + 1000 * window, "best_remaining": 39, "best_at": 2000}
+    assert proc.poll() is not None  # stopped, not left running
+    done = subprocess.Popen([sys.executable, "-c", "pass"])
+    assert pnr._watch_routing(done, tmp_path / "absent.log") is None and done.returncode == 0
+
+
 def test_unrouted_seed_left_out_of_the_fmax(tmp_path: Path) -> None:
     """A seed whose routing was stopped is known as such (cached and recorded like any outcome):
     the Fmax comes from the seeds that routed, and every table and clock label names the other."""
