@@ -497,7 +497,8 @@ def part_bound(design: Design, devices: Sequence[str], run: bool = True) -> Plac
     if misfit is None:
         raise ToolError(f"{design.name}: its synthesis does not finish, and its part {part.name} alone fits an "
                         f"{DEVICE_NAMES[device]}, so nothing bounds it: not placed")
-    source = counts.stored or f"{counts.tool} synth_{family}{'' if part.flatten else ' -noflatten'} in {counts.seconds:.0f} s"
+    kept = "" if part.flatten else " -noflatten"
+    source = counts.stored or f"{counts.tool} synth_{family}{kept} in {counts.seconds:.0f} s"
     return PlaceResult(design=design.name, device=device, seeds=(), misfit=replace(misfit, part=part.name),
                        tools=counts.tool, provenance=f"{part.name} on {family}: {source}")
 
@@ -781,7 +782,8 @@ def _nextpnr(netlist: Path, device: str, seed: int, work: Path) -> tuple[dict[st
     if misfit is not None:
         return {"misfit": misfit}, seconds
     if proc.returncode != 0 or not report.is_file():
-        raise ToolError(f"nextpnr-{family} failed (exit {proc.returncode}); log: {log}\n{tail(log if log.is_file() else stderr)}")
+        shown = log if log.is_file() else stderr
+        raise ToolError(f"nextpnr-{family} failed (exit {proc.returncode}); log: {shown}\n{tail(shown)}")
     report_data: dict[str, Any] = json.loads(report.read_text())
     return report_data, seconds
 

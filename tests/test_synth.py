@@ -220,8 +220,8 @@ def _router_lines(remaining: list[int]) -> str:
     head = ("Info: Routing 74129 arcs.\n"
             "Info:            |   (re-)routed arcs  |   delta    | remaining|       time spent     |\n"
             "Info:    IterCnt |  w/ripup   wo/ripup |  w/r  wo/r |      arcs| batch(sec) total(sec)|\n")
-    return head + "".join(f"Info: {1000 * (n + 1):10d} | {n:8d} {n:10d} | {n:4d} {n:5d} |{r:10d}|       2.89       2.89|\n"
-                          for n, r in enumerate(remaining))
+    line = "Info: {:10d} | {:8d} {:10d} | {:4d} {:5d} |{:10d}|       2.89       2.89|\n"
+    return head + "".join(line.format(1000 * (n + 1), n, n, n, n, r) for n, r in enumerate(remaining))
 
 
 def test_routing_stall_is_found_where_the_router_stops_improving() -> None:
@@ -245,8 +245,8 @@ def test_stalled_router_is_stopped(tmp_path: Path) -> None:
     for a router that never converges (a stand-in process writes the log and then never ends)."""
     log = tmp_path / "nextpnr.log"
     window = pnr.ROUTER_STALL_ITERATIONS // 1000
-    script = (f"import pathlib, time; pathlib.Path({str(log)!r}).write_text({_router_lines([900, 39] + [89] * window)!r}); "
-              "time.sleep(600)")
+    text = _router_lines([900, 39] + [89] * window)
+    script = f"import pathlib, time; pathlib.Path({str(log)!r}).write_text({text!r}); time.sleep(600)"
     proc = subprocess.Popen([sys.executable, "-c", script])
     stall = pnr._watch_routing(proc, log)
     assert stall == {"iterations": 2000 + 1000 * window, "best_remaining": 39, "best_at": 2000}

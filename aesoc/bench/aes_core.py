@@ -22,7 +22,8 @@ from aesoc.ipblock import Unit
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published, side_by_side
 from aesoc.cocotb_flow import run_cocotb
 from aesoc.bench.fpga import ECP5_DEVICES, ICE40_DEVICES, guarded
-from aesoc.pnr import DEVICE_NAMES, STORE, PlaceResult, placed_fitting, run_jobs, store_at, stored_synth_runs, synth, synth_known
+from aesoc.pnr import (DEVICE_NAMES, STORE, PlaceResult, placed_fitting, run_jobs, store_at, stored_synth_runs, synth,
+                       synth_known)
 from aesoc.synth import SynthResult, tool_version
 from aesoc.toolchain import ToolError
 
@@ -267,7 +268,8 @@ def _placed_record(r: PlaceResult | SynthResult | ToolError | None) -> dict[str,
         return {**base, "fits": False, "needs": r.misfit.needed, "of": r.misfit.available,
                 "resource": r.misfit.resource, "at_least": r.misfit.at_least}
     return {**base, "fits": True, "lut4": r.lut4, "ff": r.ff, "fmax_mhz_by_seed": list(r.fmax_by_seed),
-            "seeds": list(r.seeds), "pending": list(r.pending), **({"unrouted": dict(r.unrouted)} if r.unrouted else {})}
+            "seeds": list(r.seeds), "pending": list(r.pending),
+            **({"unrouted": dict(r.unrouted)} if r.unrouted else {})}
 
 
 def _fmt(value: float) -> float | int:
