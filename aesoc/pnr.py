@@ -259,8 +259,8 @@ def synth(design: Design, family: str) -> SynthResult:
         raise ToolError(f"unknown family '{family}'; known: {', '.join(FAMILIES)}")
     cached = _synth_cache(design, family)
     with _once(cached):
-        entry = json.loads(cached.read_text()) if cached.is_file() else {}
-        if entry.get("script") != script_fingerprint(family):
+        result = _synth_cached(cached, family)
+        if result is None:
             result = _synth_stored(cached.name, family)
             if result is None:
                 with tool_slot():
@@ -268,8 +268,6 @@ def synth(design: Design, family: str) -> SynthResult:
                                         flatten=design.flatten, work=FPGA_BUILD / f"{design.slug}-{family}")
             CACHE.mkdir(parents=True, exist_ok=True)
             cached.write_text(json.dumps(asdict(result)))
-            entry = json.loads(cached.read_text())
-        result = SynthResult(**entry)
         _keep_synthesis(design, cached.name, result)
         return result
 
@@ -277,10 +275,13 @@ def synth(design: Design, family: str) -> SynthResult:
 def synth_known(design: Design, family: str) -> SynthResult | None:
     """synth's counts where the build cache or the synthesis store holds them; runs no tool."""
     cached = _synth_cache(design, family)
+    return _synth_cached(cached, family) or _synth_stored(cached.name, family)
+
+
+def _synth_cached(cached: Path, family: str) -> SynthResult | None:
+    """A build-cache entry's counts, if the current commands made them."""
     entry = json.loads(cached.read_text()) if cached.is_file() else {}
-    if entry.get("script") == script_fingerprint(family):
-        return SynthResult(**entry)
-    return _synth_stored(cached.name, family)
+    return SynthResult(**entry) if entry.get("script") == script_fingerprint(family) else None
 
 
 def _synth_cache(design: Design, family: str) -> Path:

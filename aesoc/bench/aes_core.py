@@ -306,7 +306,8 @@ def _placed_md(r: PlaceResult | None) -> list[str]:
         return ["not placed", "—"]
     if not r.routed:
         return [DEVICE_NAMES[r.device], "placed, no seed routed" if r.fits else str(r.misfit)]
-    routed = [str(s) for s in r.seeds if s not in dict(r.unrouted)]
+    unrouted = dict(r.unrouted)
+    routed = [str(s) for s in r.seeds if s not in unrouted]
     seeds = f" (seed{'s' if len(routed) > 1 else ''} {','.join(routed)}{'; ' + r.status if r.status else ''})"
     return [DEVICE_NAMES[r.device], f"{r.fmax_best:.1f} / {r.fmax_median:.1f}{seeds}"]
 
