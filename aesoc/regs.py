@@ -8,7 +8,8 @@ writes, for each block:
   README.md says why regblock and why passthrough);
 - `<block>_regs.h` (peakrdl-cheader) plus `<block>_enums.h` (written here: peakrdl-cheader does
   not export SystemRDL enums) for drivers and firmware;
-- docs/registers/<block>.md (peakrdl-markdown).
+- docs/registers/<block>.md (peakrdl-markdown's exporter, each enum field followed by a table of
+  its encodings: value, name, description).
 
 Python tests read fields, arrays and enums from the RDL through `regmap(block)`, never retyped.
 """
@@ -132,9 +133,41 @@ def generate(block: RegBlock) -> None:
         rdl = str(block.rdl.resolve().relative_to(REPO)) if block.rdl.resolve().is_relative_to(REPO) else str(block.rdl)
         _peakrdl(*_regblock_args(block, rdl))
         _peakrdl("c-header", rdl, "-o", str(block.header))
-        _peakrdl("markdown", rdl, "-o", str(block.doc))
+        write_doc(block, block.doc, rdl)
         write_atomic(block.enum_header, c_enum_header(block))
         write_atomic(stamp, digest)
+
+
+def _encodings_md(field: FieldNode) -> str:
+    """A field's enum encodings as a Markdown table (empty for a field without `encode`)."""
+    encode = field.get_property("encode")
+    if encode is None:
+        return ""
+    rows = ["|Value|Name|Description|", "|-----|----|-----------|"]
+    for member in encode:
+        desc = " ".join((member.rdl_desc or "—").split()).replace("|", "\\|")
+        rows.append(f"|0x{member.value:X}|{member.name}|{desc}|")
+    return f"\nEncodings ({encode.type_name}):\n\n" + "\n".join(rows) + "\n"
+
+
+def write_doc(block: RegBlock, path: Path, rdl: str) -> None:
+    """The block's register document (peakrdl-markdown), each enum field's section ending with
+    its encodings; `rdl` is the source path the document names."""
+    from peakrdl_markdown.exporter import MarkdownExporter
+    from systemrdl import RDLCompiler
+
+    class Exporter(MarkdownExporter):  # type: ignore[misc]
+        def _add_field(self, node: FieldNode, msg: object) -> MarkdownExporter.GenStageOutput:
+            out = super()._add_field(node, msg)
+            table = _encodings_md(node)
+            if table and not out.generated:  # peakrdl-markdown gives a field without desc no section
+                out.generated = self._heading(4, f"{node.inst_name} field")
+            out.generated += table
+            return out
+
+    rdlc = RDLCompiler()
+    rdlc.compile_file(str(block.rdl))
+    Exporter().export(rdlc.elaborate().top, str(path), input_files=[rdl])
 
 
 def generate_all() -> list[RegBlock]:
