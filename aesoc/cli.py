@@ -147,7 +147,7 @@ def cmd_shells(args: argparse.Namespace) -> int:
         for bus in args.bus or shells.BUSES:
             if args.sources:
                 print(f"{shells.shell_module(known[name], bus)}:")
-                print("\n".join(f"  {p}" for p in shells.sources(known[name], bus)))
+                print("\n".join(f"  {p}" for p in shells.listed_sources(known[name], bus)))
             else:
                 print(shells.generate(known[name], bus))
         # Hand-written alternative tops (ip.toml [top.NAME], e.g. the DMA's AXI4 one) need no generation.
@@ -157,7 +157,7 @@ def cmd_shells(args: argparse.Namespace) -> int:
     if args.fusesoc:
         for path in fusesoc.generate():
             print(path)
-        print(f"library: fusesoc library add aesoc {fusesoc.OUT_DIR}")
+        print(f"library: fusesoc library add aesoc {fusesoc.LIBRARY_ROOT}")
     return 0
 
 
@@ -385,7 +385,7 @@ def parser() -> argparse.ArgumentParser:
     sh.add_argument("--bus", action="append", default=[], choices=list(shells.BUSES),
                     help="wbc, wbp (Wishbone classic, pipelined), apb4, axil (repeatable; default: all)")
     sh.add_argument("--sources", action="store_true", help="print each shell's files in compile order (and, without --bus, each alternative top's)")
-    sh.add_argument("--fusesoc", action="store_true", help="also write the FuseSoC cores (build/fusesoc)")
+    sh.add_argument("--fusesoc", action="store_true", help="also rewrite the committed FuseSoC cores (ip/*/*.core)")
     sh.set_defaults(func=cmd_shells)
 
     sw = sub.add_parser("sweep", help="design-space sweep of RTL parameters on Dask; results/sweep.json and the report")

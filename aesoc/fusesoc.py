@@ -1,33 +1,62 @@
-"""FuseSoC CAPI2 cores of the aesoc IP, generated from the manifests (ip/<block>/ip.toml).
+"""FuseSoC CAPI2 cores of the aesoc IP, committed beside their files and rendered from the manifests.
 
-One core per IP with a register map, VLNV `aesoc:ip:<block>:<version>`, written to
-build/fusesoc/<block>/<block>.core next to nothing else: its file paths point into the checkout
-(ip/...) and at the generated register blocks and bus shells (build/gen/...), which is why the
-cores are generated with those files rather than committed (`python3 -m aesoc shells` writes
-all three). Filesets: the core RTL, the shared bridges, one per bus shell, the lint waivers and
-one cocotb module per bus shell, and one per alternative top of the manifest (`[top.NAME]`,
-e.g. the DMA's AXI4 top: its own files, the bridges being in `bridges`). Parameters: the manifest's (vlogparam, with their defaults and
-docs). Targets: `default` (every file, with the waivers so that a core depending on this one
-lints clean under Verilator), `lint` (the Wishbone classic shell under `verilator --lint-only
--Wall`) and `lint_<bus>` for each bus shell; `sim` (Wishbone classic) and `sim_<bus>`: edalize's
-`sim` flow with Verilator and cocotb, running the shell tests of ip/reg_bridge/tests/cocotb_shells.py
-(every register, write-only keys, unmapped offsets, the AES vectors) on that shell; and
-`lint_top_<NAME>` for each alternative top.
+`python3 -m aesoc shells --fusesoc` (`generate()`) writes them; tests/test_fusesoc.py checks the
+committed ones equal what `render_all()` gives. Every path in a core lies in the core's own folder
+(FuseSoC warns about others): each IP with a register map has `ip/<block>/<block>.core`
+(`aesoc:ip:<block>`), the shared bus bridges `ip/reg_bridge/reg_bridge.core`, and a named source
+set another block takes from this one (`@aes:cipher_port` in ip/xip/ip.toml) its own core
+(`ip/aes/aes_cipher_port.core`, `aesoc:ip:aes_cipher_port`).
+
+The generated files (the PeakRDL register block, the four bus shells, the lint waivers rewritten
+for FuseSoC's paths, one cocotb module per shell) come from a FuseSoC generator, `aesoc_shells`,
+declared by the bridges' core: FuseSoC runs this file as a script in a folder of its own, and the
+script writes there the files and a core (`aesoc:gen:<block>`) that lists them. So a fresh clone
+needs no aesoc command before `fusesoc run`. A block core's targets: `default` (the core and,
+generated, every shell and the waivers, so that a core depending on this one lints clean),
+`lint` (the Wishbone classic shell) and `lint_<bus>`: edalize's lint flow, `verilator
+--lint-only -Wall`; `lint_top_<NAME>` for each alternative top; `sim` (Wishbone classic) and
+`sim_<bus>`: edalize's sim flow with Verilator and cocotb, running the shell tests of
+ip/reg_bridge/tests/cocotb_shells.py on that shell.
 """
 
 from __future__ import annotations
 
-import os
-import tomllib
+import sys
 from pathlib import Path
 
-from aesoc import ipblock, shells
-from aesoc.cocotb_flow import TEST_MODEL_ARGS
-from aesoc.toolchain import BUILD, ONE_COMPILE_UNIT, REPO, write_if_changed
+if __name__ == "__main__":
+    # Run by FuseSoC as the generator: import the aesoc of this checkout, and not this folder's
+    # modules (fusesoc, litex) in place of the packages of those names.
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-OUT_DIR = BUILD / "fusesoc"
+import os  # noqa: E402
+import re  # noqa: E402
+import shutil  # noqa: E402
+import tomllib  # noqa: E402
+
+import yaml  # noqa: E402
+
+from aesoc import ipblock, shells  # noqa: E402
+from aesoc.cocotb_flow import TEST_MODEL_ARGS  # noqa: E402
+from aesoc.soc import reg_block  # noqa: E402
+from aesoc.toolchain import BUILD, ONE_COMPILE_UNIT, REPO, ToolError, write_if_changed  # noqa: E402
+
+# What `fusesoc library add` takes: the checkout (FuseSoC finds the cores under ip/).
+LIBRARY_ROOT = REPO
 VENDOR = "aesoc"
 LIBRARY = "ip"
+BRIDGES = "reg_bridge"
+GENERATOR = "aesoc_shells"
+# The generator's output folder inside FuseSoC's: the waivers of the generated files name it.
+GEN_DIR = "aesoc_gen"
+SHELL_TESTS = REPO / "ip" / "reg_bridge" / "tests"
+# The sim targets' model is built as aesoc's own block-test models are (aesoc.cocotb_flow): modules
+# not inlined, one compile unit. Measured on the XIP controller's sim target without ccache: 33
+# CPU-seconds and 27 s wall against 56 and 32 for edalize's default (inlined, an object per file
+# compiled on both cores). Two make jobs still compile Verilator's runtime side by side (a
+# committed core cannot name the cores of the machine it runs on).
+SIM_MAKE_OPTIONS = f"-j2, {ONE_COMPILE_UNIT}"
+SIM_VERILATOR_OPTIONS = ", ".join(TEST_MODEL_ARGS)
 
 
 def version() -> str:
@@ -39,51 +68,61 @@ def vlnv(block: ipblock.IpBlock) -> str:
     return f"{VENDOR}:{LIBRARY}:{block.name}:{version()}"
 
 
-def _rel(path: Path, core_dir: Path) -> str:
-    return os.path.relpath(path, core_dir)
-
-
-def _files(paths: list[Path], core_dir: Path, file_type: str) -> list[str]:
-    return ["    files:", *[f"      - {_rel(p, core_dir)}" for p in paths], f"    file_type: {file_type}"]
-
-
-def _waivers(block: ipblock.IpBlock, core_dir: Path) -> Path:
-    """The block's lint waivers for a FuseSoC build: FuseSoC names the generated files by their
-    path relative to the core (.../gen/<block>/...), not under build/gen, so the file patterns
-    are rewritten to match both."""
-    text = "\n".join(p.read_text().replace('"*/build/gen/*"', '"*/gen/*"')
-                     for p in shells.lint_waivers(block))
-    return write_if_changed(core_dir / f"{block.name}_waivers.vlt", text)
-
-
-SHELL_TESTS = REPO / "ip" / "reg_bridge" / "tests"
-# The sim targets' model is built as aesoc's own block-test models are (aesoc.cocotb_flow): modules
-# not inlined, one compile unit. Measured on the XIP controller's sim target without ccache: 33
-# CPU-seconds and 27 s wall against 56 and 32 for edalize's default (inlined, an object per file
-# compiled on both cores). make's jobs (the cores of the machine the cores are generated on)
-# still compile Verilator's runtime side by side.
-SIM_MAKE_OPTIONS = f"-j{os.cpu_count() or 1}, {ONE_COMPILE_UNIT}"
-SIM_VERILATOR_OPTIONS = ", ".join(TEST_MODEL_ARGS)
+def core_path(block: ipblock.IpBlock) -> Path:
+    return block.folder / f"{block.name}.core"
 
 
 def sim_module_name(block: ipblock.IpBlock, bus: str) -> str:
     return f"aesoc_sim_{block.name}_{bus}"
 
 
-def _sim_module(block: ipblock.IpBlock, bus: str, core_dir: Path) -> Path:
-    """The cocotb module a sim target names: the shell tests, told which block and bus they
-    drive (edalize's flow passes the simulator no environment of the core's own)."""
-    text = "\n".join([
-        f'"""cocotb tests of {shells.shell_module(block, bus)} for FuseSoC\'s sim_{bus} target (generated by aesoc.fusesoc)."""',
-        "import os",
-        "import sys",
-        "",
-        f'os.environ["SHELL_BLOCK"] = "{block.name}"',
-        f'os.environ["SHELL_BUS"] = "{bus}"',
-        f"sys.path.insert(0, {str(SHELL_TESTS)!r})",
-        "from cocotb_shells import *  # noqa: E402,F401,F403  (the cocotb tests)",
-        ""])
-    return write_if_changed(core_dir / f"{sim_module_name(block, bus)}.py", text)
+def _own(paths: list[Path] | tuple[Path, ...], folder: Path, where: str) -> list[str]:
+    """Paths relative to a core's folder; a path outside it is an error (FuseSoC deprecates them)."""
+    outside = [str(p) for p in paths if not p.is_relative_to(folder)]
+    if outside:
+        raise ToolError(f"{where}: file(s) outside {folder}: {', '.join(outside)}")
+    return [str(p.relative_to(folder)) for p in paths]
+
+
+def _files(paths: list[str], file_type: str) -> list[str]:
+    return ["    files:", *[f"      - {p}" for p in paths], f"    file_type: {file_type}"]
+
+
+def _foreign_sets(block: ipblock.IpBlock) -> list[tuple[str, str]]:
+    """The other blocks' named source sets the manifest takes ("@BLOCK:NAME"), bridges left out
+    (their core holds every bridge)."""
+    data = tomllib.loads((block.folder / "ip.toml").read_text())
+    entries = [*data["rtl"], *(e for top in data.get("top", {}).values() for e in top["rtl"])]
+    found = [tuple(e[1:].split(":", 1)) for e in entries if e.startswith("@") and ":" in e]
+    return list(dict.fromkeys((owner, name) for owner, name in found if owner != BRIDGES))
+
+
+def _set_vlnv(owner: str, name: str) -> str:
+    return f"{VENDOR}:{LIBRARY}:{owner}_{name}:{version()}"
+
+
+def render_set(owner: str, name: str) -> str:
+    """The core of one named source set of a block (for another block's core to depend on)."""
+    block = ipblock.block(owner)
+    files = _own(block.filesets[name], block.folder, f"fileset {owner}:{name}")
+    return "\n".join(["CAPI=2:", "", f"name: {_set_vlnv(owner, name)}",
+                      f"description: \"{owner}'s source set '{name}', as ip/{owner}/ip.toml lists it\"", "",
+                      "filesets:", "  rtl:", *_files(files, "systemVerilogSource"), "",
+                      "targets:", "  default:", "    filesets: [rtl]", ""])
+
+
+def render_bridges() -> str:
+    """The bus bridges' core, which also declares the generator of the register blocks and shells."""
+    block = ipblock.block(BRIDGES)
+    here = os.path.relpath(Path(__file__).resolve(), block.folder)
+    return "\n".join([
+        "CAPI=2:", "", f"name: {VENDOR}:{LIBRARY}:{BRIDGES}:{version()}",
+        f"description: \"{block.description}\"", "",
+        "filesets:", "  rtl:", *_files(_own(block.rtl, block.folder, BRIDGES), "systemVerilogSource"), "",
+        "generators:", f"  {GENERATOR}:", "    interpreter: python3", f"    command: {here}",
+        "    description: \"an aesoc IP's PeakRDL register block, its AXI4-Lite, APB4 and Wishbone shells, "
+        "lint waivers and cocotb modules (parameter: block)\"", "",
+        "targets:", "  default:", "    filesets: [rtl]", ""])
 
 
 def _shell_params(block: ipblock.IpBlock, bus: str) -> list[str]:
@@ -95,60 +134,130 @@ def _parameters(names: list[str]) -> list[str]:
     return [f"    parameters: [{', '.join(names)}]"] if names else []
 
 
-def _lint_target(target: str, fileset: str, toplevel: str, params: list[str]) -> list[str]:
-    """A `verilator --lint-only -Wall` target over the core, the bridges and one top's fileset."""
-    return [f"  {target}:", "    default_tool: verilator", f"    filesets: [waivers, rtl, bridges, {fileset}]",
-            f"    toplevel: {toplevel}", *_parameters(params),
-            "    tools:", "      verilator:", "        mode: lint-only", "        verilator_options: [-Wall]"]
+def _lint_target(target: str, filesets: str, toplevel: str, params: list[str]) -> list[str]:
+    """A `verilator --lint-only -Wall` target (edalize's lint flow)."""
+    return [f"  {target}:", "    flow: lint", "    flow_options:", "      tool: verilator",
+            "      verilator_options: [-Wall]", f"    filesets: [{filesets}]", "    generate: [shells]",
+            f"    toplevel: {toplevel}", *_parameters(params)]
 
 
-def render(block: ipblock.IpBlock, out_dir: Path = OUT_DIR) -> str:
-    core_dir = out_dir / block.name
+def render(block: ipblock.IpBlock) -> str:
+    """The block's core, ip/<block>/<block>.core."""
+    folder = block.folder
+    own = [p for p in shells.core_sources(block) if not p.is_relative_to(reg_block(block).out_dir)]
+    foreign = _foreign_sets(block)
+    foreign_files = {p for owner, name in foreign for p in ipblock.block(owner).filesets[name]}
+    depend = ", ".join([f"\"{VENDOR}:{LIBRARY}:{BRIDGES}\"",
+                        *(f"\"{_set_vlnv(o, n).rsplit(':', 1)[0]}\"" for o, n in foreign)])
     lines = ["CAPI=2:", "", f"name: {vlnv(block)}",
              f"description: \"{block.description}, with AXI4-Lite, APB4 and Wishbone shells\"", "",
-             "filesets:", "  rtl:", *_files(shells.core_sources(block), core_dir, "systemVerilogSource")]
-    buses = list(shells.BUSES)
-    bridge_files = list(dict.fromkeys(f for b in buses for f in shells.bus(b).bridge_files))
-    lines += ["  bridges:", *_files(bridge_files, core_dir, "systemVerilogSource")]
-    for bus in buses:
-        lines += [f"  shell_{bus}:", *_files([shells.generate(block, bus)], core_dir, "systemVerilogSource")]
-    lines += ["  waivers:", *_files([_waivers(block, core_dir)], core_dir, "vlt")]
+             "filesets:", "  rtl:", f"    depend: [{depend}]",
+             *_files(_own([p for p in own if p not in foreign_files], folder, block.name), "systemVerilogSource")]
+    bridge_files = set(ipblock.block(BRIDGES).rtl)
     for name, top in block.tops.items():
-        own = [f for f in top.rtl if f not in bridge_files]
-        lines += [f"  top_{name}:", *_files(own, core_dir, "systemVerilogSource")]
-    for bus in buses:
-        module = _sim_module(block, bus, core_dir)
-        # Copied into the run folder, the simulator's working directory, where cocotb imports it.
-        lines += [f"  cocotb_{bus}:", "    files:", f"      - {_rel(module, core_dir)}: {{copyto: {module.name}}}",
-                  "    file_type: user"]
-    lines += ["", "parameters:"]
+        lines += [f"  top_{name}:",
+                  *_files(_own([f for f in top.rtl if f not in bridge_files], folder, block.name),
+                          "systemVerilogSource")]
+    lines += ["", "generate:", "  shells:", f"    generator: {GENERATOR}", f"    parameters: {{block: {block.name}}}",
+              "    position: prepend", "", "parameters:"]
     for name, param in block.params.items():
         lines += [f"  {name}:", "    datatype: int", f"    default: {param.default}",
                   f"    description: \"{param.doc}\"", "    paramtype: vlogparam"]
-    shell_params = list(dict.fromkeys(p for b in buses for p in shells.bus(b).params))
-    for sp in shell_params:
+    buses = list(shells.BUSES)
+    for sp in dict.fromkeys(p for b in buses for p in shells.bus(b).params):
         users = ", ".join(shells.bus(b).title for b in buses if sp in shells.bus(b).params)
         lines += [f"  {sp.name}:", "    datatype: int", f"    default: {sp.default}",
                   f"    description: \"{users} shells: {sp.doc}\"", "    paramtype: vlogparam"]
-    shell_sets = [f"shell_{b}" for b in buses]
-    lines += ["", "targets:", "  default:",
-              f"    filesets: [waivers, rtl, bridges, {', '.join(shell_sets)}]"]
+    lines += ["", "targets:", "  default:", "    filesets: [rtl]", "    generate: [shells]"]
     for target, bus in [("lint", "wbc"), *[(f"lint_{b}", b) for b in buses]]:
-        lines += _lint_target(target, f"shell_{bus}", shells.shell_module(block, bus), _shell_params(block, bus))
+        lines += _lint_target(target, "rtl", shells.shell_module(block, bus), _shell_params(block, bus))
     for name, top in block.tops.items():
-        lines += _lint_target(f"lint_top_{name}", f"top_{name}", top.module, list(block.params))
+        lines += _lint_target(f"lint_top_{name}", f"rtl, top_{name}", top.module, list(block.params))
     for target, bus in [("sim", "wbc"), *[(f"sim_{b}", b) for b in buses]]:
         lines += [f"  {target}:", "    flow: sim", "    flow_options:", "      tool: verilator",
                   f"      cocotb_module: {sim_module_name(block, bus)}", f"      make_options: [{SIM_MAKE_OPTIONS}]",
-                  f"      verilator_options: [{SIM_VERILATOR_OPTIONS}]",
-                  f"    filesets: [waivers, rtl, bridges, shell_{bus}, cocotb_{bus}]",
-                  f"    toplevel: {shells.shell_module(block, bus)}", *_parameters(_shell_params(block, bus))]
+                  f"      verilator_options: [{SIM_VERILATOR_OPTIONS}]", "    filesets: [rtl]",
+                  "    generate: [shells]", f"    toplevel: {shells.shell_module(block, bus)}",
+                  *_parameters(_shell_params(block, bus))]
     return "\n".join(lines) + "\n"
 
 
-def generate(out_dir: Path = OUT_DIR) -> list[Path]:
-    """Write one core per IP with a register map; return their paths."""
-    paths = []
+def render_all() -> dict[Path, str]:
+    """Every core's path and text."""
+    cores = {ipblock.block(BRIDGES).folder / f"{BRIDGES}.core": render_bridges()}
     for block in shells.shell_blocks():
-        paths.append(write_if_changed(out_dir / block.name / f"{block.name}.core", render(block, out_dir)))
-    return paths
+        cores[core_path(block)] = render(block)
+        for owner, name in _foreign_sets(block):
+            cores[ipblock.block(owner).folder / f"{owner}_{name}.core"] = render_set(owner, name)
+    return cores
+
+
+def generate() -> list[Path]:
+    """Write every core (only where its text changed); return their paths."""
+    return [write_if_changed(path, text) for path, text in render_all().items()]
+
+
+# ---- the generator FuseSoC runs ----
+
+def _waivers(block: ipblock.IpBlock) -> str:
+    """The block's lint waivers with FuseSoC's paths: the generated files are in GEN_DIR, and a
+    checkout file is named by its path in its core (`rtl/...`), not under ip/<block>/."""
+    text = "\n".join(p.read_text() for p in shells.lint_waivers(block))
+    text = text.replace('"*/build/gen/*"', f'"*/{GEN_DIR}/*"')
+    return re.sub(r'"\*/ip/[^/"]+/', '"*/', text)
+
+
+def _sim_module(block: ipblock.IpBlock, bus: str) -> str:
+    """The cocotb module a sim target names: the shell tests, told which block and bus they drive
+    (edalize's flow passes the simulator no environment of the core's own)."""
+    return "\n".join([
+        f'"""cocotb tests of {shells.shell_module(block, bus)} for FuseSoC\'s sim_{bus} target (aesoc.fusesoc)."""',
+        "import os", "import sys", "",
+        f'os.environ["SHELL_BLOCK"] = "{block.name}"',
+        f'os.environ["SHELL_BUS"] = "{bus}"',
+        f"sys.path.insert(0, {str(SHELL_TESTS)!r})",
+        "from cocotb_shells import *  # noqa: E402,F401,F403  (the cocotb tests)", ""])
+
+
+def write_generated(block: ipblock.IpBlock, out: Path) -> Path:
+    """Write the block's generated files and the core listing them into `out`; return the core."""
+    gen = out / GEN_DIR
+    gen.mkdir(parents=True, exist_ok=True)
+    # A library at the checkout must not find the cores of FuseSoC runs kept under build/.
+    write_if_changed(BUILD / "FUSESOC_IGNORE", "FuseSoC skips this folder (aesoc.fusesoc).\n")
+    rtl = [Path(shutil.copy(p, gen)) for p in reg_block(block).sv_files]
+    rtl += [shells.generate(block, bus, gen) for bus in shells.BUSES]
+    waivers = write_if_changed(gen / f"{block.name}_waivers.vlt", _waivers(block))
+    lines = ["CAPI=2:", "", f"name: {VENDOR}:gen:{block.name}:{version()}",
+             f"description: \"{block.name}: register block, shells, lint waivers, cocotb modules (aesoc.fusesoc)\"",
+             "", "filesets:", "  waivers:", *_files([str(waivers.relative_to(out))], "vlt"),
+             "  rtl:", *_files([str(p.relative_to(out)) for p in rtl], "systemVerilogSource"), "  cocotb:", "    files:"]
+    for bus in shells.BUSES:
+        module = write_if_changed(out / f"{sim_module_name(block, bus)}.py", _sim_module(block, bus))
+        # Copied into the run folder, the simulator's working directory, where cocotb imports it.
+        lines.append(f"      - {module.name}: {{copyto: {module.name}}}")
+    lines += ["    file_type: user", "", "targets:", "  default:", "    filesets: [waivers, rtl, cocotb]", ""]
+    return write_if_changed(out / f"{block.name}_gen.core", "\n".join(lines))
+
+
+def main(argv: list[str]) -> int:
+    """FuseSoC's generator call: `fusesoc.py INPUT.yml`, run in the folder to write to."""
+    if len(argv) != 1:
+        print("usage: fusesoc.py GENERATOR_INPUT.yml (run by FuseSoC)", file=sys.stderr)
+        return 2
+    params = (yaml.safe_load(Path(argv[0]).read_text()) or {}).get("parameters") or {}
+    names = [b.name for b in shells.shell_blocks()]
+    if params.get("block") not in names:
+        print(f"error: generator parameter 'block' must be one of {', '.join(names)}, not {params.get('block')!r}",
+              file=sys.stderr)
+        return 2
+    try:
+        write_generated(ipblock.block(params["block"]), Path.cwd())
+    except ToolError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
