@@ -14,7 +14,10 @@ module wb_xbar #(
   parameter logic [NumSlaves*32-1:0] SlaveMask = '0,
   // A selected slave that gives neither ACK nor ERR within TimeoutCycles cycles of STB gets the
   // master an ERR and the slave's cycle is dropped (CYC/STB deasserted). 0 disables.
-  parameter int unsigned TimeoutCycles = 256
+  parameter int unsigned TimeoutCycles = 256,
+  // Grants the high-priority class may take in a row on a slave while a low-priority master
+  // waits there; the next arbitration then goes to the low class (README, "Arbitration").
+  parameter int unsigned PrioBudget = 8
 ) (
   input  logic clk_i,
   input  logic rst_ni,
@@ -94,7 +97,8 @@ module wb_xbar #(
     end
 
     wb_xbar_arb #(
-      .NumReq(NM)
+      .NumReq    (NM),
+      .PrioBudget(PrioBudget)
     ) u_arb (
       .clk_i,
       .rst_ni,

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// Per-slave arbiter: two priority classes, round-robin inside a class, one-hot grant.
+// Per-slave arbiter: two priority classes with a grant budget, round-robin inside a class,
+// one-hot grant.
 
 `default_nettype none
 
 module wb_xbar_arb #(
-  parameter int unsigned NumReq = 2
+  parameter int unsigned NumReq = 2,
+  // Grants the high class may take in a row while a low-class requester waits; the next
+  // arbitration then goes to the low class. This bounds every requester's wait (README).
+  parameter int unsigned PrioBudget = 8
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -15,14 +19,32 @@ module wb_xbar_arb #(
   output logic [NumReq-1:0] gnt_o
 );
 
-  logic [NumReq-1:0] class_req, masked_req, pick_req;
-  // Thermometer mask of the requesters that come after the last winner.
-  logic [NumReq-1:0] mask_d, mask_q;
-  logic              found, seen;
+  if (PrioBudget == 0) begin : gen_budget_check
+    $error("wb_xbar_arb: PrioBudget must be at least 1");
+  end
+
+  localparam int unsigned CNT_W = (PrioBudget > 0) ? $clog2(PrioBudget + 1) : 1;
+  localparam logic [CNT_W-1:0] CNT_FULL = CNT_W'(PrioBudget);
+
+  logic [NumReq-1:0] class_req, masked_req, pick_req, own_mask;
+  // Thermometer masks of the requesters after the last winner, one per class, so that grants
+  // of one class never move the other class's turn.
+  logic [NumReq-1:0] mask_hi_d, mask_hi_q, mask_lo_d, mask_lo_q, after_gnt;
+  logic              any_hi, lo_wait, hi_won, found, seen;
+  // hi_cnt_q: high-class grants in a row while a low-class requester waited; starve_q: it
+  // reached PrioBudget. Both registered, so the arbitration only adds a registered select.
+  logic [CNT_W-1:0]  hi_cnt_d, hi_cnt_q;
+  logic              starve_d, starve_q;
 
   always_comb begin
-    class_req  = (|(req_i & prio_i)) ? (req_i & prio_i) : req_i;
-    masked_req = class_req & mask_q;
+    any_hi = |(req_i & prio_i);
+    for (int unsigned i = 0; i < NumReq; i++) begin
+      // A starved low class wins; otherwise the high class when present, else everybody.
+      class_req[i] = req_i[i] & (prio_i[i] ? !starve_q : (starve_q || !any_hi));
+      // class_req holds one class only, so each requester may use its own class's pointer.
+      own_mask[i]  = prio_i[i] ? mask_hi_q[i] : mask_lo_q[i];
+    end
+    masked_req = class_req & own_mask;
     // Nobody after the last winner: wrap around to the lowest index.
     pick_req   = (|masked_req) ? masked_req : class_req;
   end
@@ -39,21 +61,45 @@ module wb_xbar_arb #(
   end
 
   always_comb begin
-    seen   = 1'b0;
-    mask_d = mask_q;
+    seen = 1'b0;
+    for (int unsigned i = 0; i < NumReq; i++) begin
+      after_gnt[i] = seen;
+      seen         = seen | gnt_o[i];
+    end
+    hi_won    = |(gnt_o & prio_i);
+    lo_wait   = |(req_i & ~prio_i);
+    mask_hi_d = mask_hi_q;
+    mask_lo_d = mask_lo_q;
+    hi_cnt_d  = hi_cnt_q;
+    if (!lo_wait) begin
+      hi_cnt_d = '0;
+    end
     if (advance_i && |gnt_o) begin
-      for (int unsigned i = 0; i < NumReq; i++) begin
-        mask_d[i] = seen;
-        seen      = seen | gnt_o[i];
+      if (hi_won) begin
+        mask_hi_d = after_gnt;
+        // At CNT_FULL (starve_q) the high class cannot win, so the count stops there.
+        if (lo_wait) begin
+          hi_cnt_d = hi_cnt_q + 1'b1;
+        end
+      end else begin
+        mask_lo_d = after_gnt;
+        hi_cnt_d  = '0;
       end
     end
+    starve_d = (hi_cnt_d == CNT_FULL);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      mask_q <= '0;
+      mask_hi_q <= '0;
+      mask_lo_q <= '0;
+      hi_cnt_q  <= '0;
+      starve_q  <= 1'b0;
     end else begin
-      mask_q <= mask_d;
+      mask_hi_q <= mask_hi_d;
+      mask_lo_q <= mask_lo_d;
+      hi_cnt_q  <= hi_cnt_d;
+      starve_q  <= starve_d;
     end
   end
 

@@ -18,20 +18,23 @@ RTL = TESTS.parent / "rtl"
 TIMEOUT_CYCLES = 32
 
 
-@pytest.mark.parametrize("num_masters,num_slaves", [(2, 3), (4, 5)])
-def test_wb_xbar(num_masters: int, num_slaves: int) -> None:
+# PrioBudget differs per build: 1 (a low-class grant after every high one) and 3.
+@pytest.mark.parametrize("num_masters,num_slaves,budget", [(2, 3, 1), (4, 5, 3)])
+def test_wb_xbar(num_masters: int, num_slaves: int, budget: int) -> None:
     base, mask = slave_map(num_slaves)
     run_cocotb(
         toplevel="wb_xbar",
         sources=[RTL / "wb_xbar_arb.sv", RTL / "wb_xbar.sv"],
         test_module="wb_xbar_cocotb",
         test_dir=TESTS,
-        parameters={"NumMasters": num_masters, "NumSlaves": num_slaves, "TimeoutCycles": TIMEOUT_CYCLES},
+        parameters={"NumMasters": num_masters, "NumSlaves": num_slaves, "TimeoutCycles": TIMEOUT_CYCLES,
+                    "PrioBudget": budget},
         # The address map is a function of NumSlaves, so it stays out of the build-directory name.
         build_args=[f"-GSlaveBase={sv_array_literal(base, 32)}", f"-GSlaveMask={sv_array_literal(mask, 32)}"],
         extra_env={
             "WB_XBAR_NM": str(num_masters),
             "WB_XBAR_NS": str(num_slaves),
             "WB_XBAR_TIMEOUT": str(TIMEOUT_CYCLES),
+            "WB_XBAR_BUDGET": str(budget),
         },
     )

@@ -280,17 +280,33 @@ class Monitor:
         self.b = bench
         ns, nm = bench.ns, bench.nm
         self.lock: list[int | None] = [None] * ns
-        self.last = [-1] * ns  # last round-robin winner
+        # Last round-robin winner per class (index 1: high) and high grants in a row while a
+        # low-class master waited, per slave.
+        self.last = [[-1, -1] for _ in range(ns)]
+        self.hi_run = [0] * ns
         self.cnt = [0] * ns
         self.to_owner: list[int | None] = [None] * ns
         self.unmapped_q = [False] * nm
         self.arb_log: list[tuple] = []  # (cycle, slave, requesters, winner, prio tuple)
 
-    def _pick(self, s: int, req: list[int], prio: list[int]) -> int:
+    def _pick(self, s: int, req: list[int], prio: list[int]) -> int | None:
+        """The winner, or None when the budget is spent and the low class has left."""
         hi = [m for m in req if prio[m]]
-        cls = hi or req
-        after = [m for m in cls if m > self.last[s]]
+        lo = [m for m in req if not prio[m]]
+        cls = lo if self.hi_run[s] == self.b.budget else (hi or lo)
+        if not cls:
+            return None
+        last = self.last[s][prio[cls[0]]]
+        after = [m for m in cls if m > last]
         return min(after) if after else min(cls)
+
+    def _count(self, s: int, req: list[int], prio: list[int], winner: int | None) -> None:
+        """The budget counter: high grants in a row while a low-class master waits."""
+        lo_wait = any(not prio[m] for m in req)
+        if not lo_wait or (winner is not None and not prio[winner]):
+            self.hi_run[s] = 0
+        elif winner is not None:
+            self.hi_run[s] += 1
 
     def check(self, cycle: int, drv: list[tuple], prio: list[int], out: dict) -> None:
         b, nm, ns = self.b, self.b.nm, self.b.ns
@@ -303,6 +319,7 @@ class Monitor:
 
         for s in range(ns):
             sl = b.slaves[s]
+            req = [m for m in range(nm) if dec[m] == s]
             got = (out["s_cyc"][s], out["s_stb"][s])
             if self.to_owner[s] is not None:
                 # Timeout cycle: the slave is dropped and the owner gets ERR.
@@ -312,14 +329,17 @@ class Monitor:
                 if drv[o][0] and drv[o][1] and dec_any[o] == s:
                     exp_err[o] = True
                 self.to_owner[s], self.lock[s], self.cnt[s] = None, None, 0
+                self._count(s, req, prio, None)
                 continue
             owner = self.lock[s]
             if owner is None:
-                req = [m for m in range(nm) if dec[m] == s]
-                if req:
-                    owner = self._pick(s, req, prio)
-                    self.last[s] = owner
+                owner = self._pick(s, req, prio) if req else None
+                self._count(s, req, prio, owner)
+                if owner is not None:
+                    self.last[s][prio[owner]] = owner
                     self.arb_log.append((cycle, s, tuple(req), owner, tuple(prio)))
+            else:
+                self._count(s, req, prio, None)
             if owner is None:
                 if got != (0, 0):
                     fail(f"slave {s} strobed with no requester")
@@ -371,6 +391,7 @@ class Bench:
         assert self.nm == int(os.environ["WB_XBAR_NM"]) and self.ns == int(os.environ["WB_XBAR_NS"])
         assert self.ns >= 3, "bench needs a zero-wait, a random-wait and a dead slave"
         self.timeout = int(os.environ["WB_XBAR_TIMEOUT"])
+        self.budget = int(os.environ["WB_XBAR_BUDGET"])
         self.base, self.mask = slave_map(self.ns)
         self.rng = random.Random(seed)
         self.masters = [MasterBfm(m, random.Random(seed * 100 + m)) for m in range(self.nm)]
@@ -763,36 +784,130 @@ async def test_timeout(dut):
     after.check()
 
 
+def wait_bound(b: Bench, high: bool, n_hi: int, n_lo: int) -> int:
+    """The README's bound: grants to other masters while one master waits at a slave, with n_hi
+    high-class and n_lo low-class masters asking there (PrioBudget = b.budget)."""
+    if not n_hi or not n_lo:
+        return (n_hi or n_lo) - 1
+    if high:
+        return n_hi - 1 + -(-n_hi // b.budget)
+    return (b.budget + 1) * n_lo - 1
+
+
+def waits(b: Bench, ops_by_master: dict[int, list[Op]], t0: int) -> dict[int, list[tuple[int, int]]]:
+    """Per master, (grants to others, cycles) from each access's first STB to its grant."""
+    out: dict[int, list[tuple[int, int]]] = {}
+    for m, ops in ops_by_master.items():
+        for op in ops:
+            if op.start is None or op.start < t0 or not op.results:
+                continue
+            s = b.decode(op.beats[0].adr)
+            log = [e for e in b.monitor.arb_log if e[1] == s and e[0] >= op.start]
+            grant = next(e[0] for e in log if e[3] == m)
+            others = sum(1 for e in log if e[0] < grant)
+            out.setdefault(m, []).append((others, grant - op.start))
+    return out
+
+
+def priority_groups(b: Bench) -> list[list[int]]:
+    return [[k] for k in range(b.nm)] + ([[1, 3], [0, 1, 2]] if b.nm >= 4 else [])
+
+
+async def quiesce(b: Bench) -> None:
+    for mst in b.masters:
+        mst.queue.clear()
+    await b.run_until_idle(50)
+
+
 @cocotb.test()
 async def test_priority(dut):
-    """A high-priority master wins every arbitration it takes part in."""
+    """With every master asking, the high class takes PrioBudget grants, then the low class one,
+    and so on; each class takes its turns round robin."""
     b = await start(dut, seed=16)
     s = b.zero_wait[0]
-    groups = [[k] for k in range(b.nm)] + ([[1, 3]] if b.nm >= 4 else [])
-    for group in groups:
-        for mst in b.masters:
-            mst.queue.clear()
-        await b.run_until_idle(50)
+    B = b.budget
+    for group in priority_groups(b):
+        await quiesce(b)
         b.prio = [int(m in group) for m in range(b.nm)]
+        lows = [m for m in range(b.nm) if m not in group]
         ops = {m: hammer_ops(s, m, 1000) for m in range(b.nm)}
         for m in range(b.nm):
             b.masters[m].push(*ops[m])
         t0 = b.cycle
-        await b.run(200)
+        await b.run(400)
         log = [e for e in b.monitor.arb_log if e[0] >= t0 and e[1] == s]
-        contended = [e for e in log if any(b.prio[r] for r in e[2]) and any(not b.prio[r] for r in e[2])]
-        assert len(contended) > 50
-        assert all(b.prio[e[3]] for e in contended), "a low-priority master beat a high-priority one"
-        done = {m: sum(op.done for op in ops[m]) for m in range(b.nm)}
-        low_done = [done[m] for m in range(b.nm) if m not in group]
-        # At most the one access already under way when the class changed.
-        assert all(d <= 1 for d in low_done), f"low-priority masters were served: {done}"
-        hi = [done[m] for m in group]
-        assert max(hi) - min(hi) <= 1 and min(hi) > 150 // len(group) // 2
+        # Skip to the first low-class grant: the budget count before it is left from earlier.
+        first = next(i for i, e in enumerate(log) if not b.prio[e[3]])
+        steady = log[first:]
+        assert len(steady) > 8 * (B + 1) and all(len(e[2]) == b.nm for e in steady[1:])
+        classes = [b.prio[e[3]] for e in steady]
+        expect = (([0] + [1] * B) * (len(classes) // (B + 1) + 1))[:len(classes)]
+        assert classes == expect, f"group {group}, budget {B}: grant classes {classes[:40]}"
+        for members in (group, lows):
+            seq = [e[3] for e in steady if e[3] in members]
+            for prev, cur in zip(seq, seq[1:]):
+                assert cur == members[(members.index(prev) + 1) % len(members)], f"class {members}: {seq[:20]}"
     b.prio = [0] * b.nm
-    for mst in b.masters:
-        mst.queue.clear()
-    await b.run_until_idle(50)
+    await quiesce(b)
+
+
+@cocotb.test()
+async def test_wait_bound(dut):
+    """The worst case wait of every master, in grants to others and in cycles, equals the README's
+    bound when every master hammers one slave with classic accesses (2 cycles per grant)."""
+    b = await start(dut, seed=19)
+    s = b.zero_wait[0]
+    for group in priority_groups(b):
+        await quiesce(b)
+        b.prio = [int(m in group) for m in range(b.nm)]
+        ops = {m: hammer_ops(s, m, 1000) for m in range(b.nm)}
+        for m in range(b.nm):
+            b.masters[m].push(*ops[m])
+        await b.run(40)  # past the accesses that began before the classes changed
+        t0 = b.cycle
+        await b.run(600)
+        n_hi = len(group)
+        for m, w in waits(b, ops, t0).items():
+            bound = wait_bound(b, bool(b.prio[m]), n_hi, b.nm - n_hi)
+            worst = max(g for g, _ in w)
+            dut._log.info(f"group {group}, master {m}: worst wait {worst} grants "
+                          f"({max(c for _, c in w)} cycles), bound {bound}")
+            assert worst == bound, f"group {group}, master {m}: worst wait {worst} grants, bound {bound}"
+            assert max(c for _, c in w) == 2 * bound
+    b.prio = [0] * b.nm
+    await quiesce(b)
+
+
+@cocotb.test()
+async def test_wait_bound_random(dut):
+    """Random reads, writes, bursts with master stalls, aborts and gaps from every master onto two
+    slaves under fixed classes: no access waits more grants than the bound, and the high class
+    cannot lock a low-priority master out."""
+    b = await start(dut, seed=20)
+    rng = random.Random(12)
+    ref = RefMem()
+    hot = [b.zero_wait[0], b.rand_wait[0]]
+    for group in priority_groups(b):
+        await quiesce(b)
+        b.prio = [int(m in group) for m in range(b.nm)]
+        t0 = b.cycle
+        ops = {m: [random_op(b, m, ref, rng, (m, i), rng.choice(hot)) for i in range(150)] for m in range(b.nm)}
+        for m, mst in enumerate(b.masters):
+            # The high class asks back to back: it would starve the others without the budget.
+            for op in ops[m]:
+                op.keep_cyc = op.keep_cyc or m in group
+            mst.push(*ops[m])
+        await b.run_until_idle(40_000)
+        served = waits(b, {m: [op for op in ops[m] if b.decode(op.beats[0].adr) in hot] for m in ops}, t0)
+        n_hi = len(group)
+        for m, w in served.items():
+            bound = wait_bound(b, bool(b.prio[m]), n_hi, b.nm - n_hi)
+            assert max(g for g, _ in w) <= bound, f"group {group}, master {m}: waited {max(w)}, bound {bound}"
+        for per_master in ops.values():
+            for op in per_master:
+                op.check()
+    b.prio = [0] * b.nm
+    await quiesce(b)
 
 
 @cocotb.test()
