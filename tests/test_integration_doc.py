@@ -1,5 +1,7 @@
 """docs/integration.md is exercised as written: its SystemVerilog examples lint clean against the
-generated shells, and its shell commands (generate, FuseSoC library, lint runs) succeed."""
+generated shells, its shell commands succeed, and its FuseSoC recipe (blocks marked
+`<!-- test: tests/test_integration_doc.py::test_fusesoc_recipe -->`) runs as printed on a fresh
+clone. The LiteX recipe is run by tests/test_litex.py."""
 
 from __future__ import annotations
 
@@ -13,12 +15,37 @@ import pytest
 
 from aesoc import shells
 from aesoc.toolchain import REPO, use_pinned_verilator, verilator_bin, verilator_lock
+from test_fusesoc import fusesoc_deprecations
 
 DOC = REPO / "docs" / "integration.md"
 
 
+# A recipe block a test runs: the marker names the test (and, for a file, where it goes).
+MARKER = re.compile(r"<!-- test: tests/test_integration_doc.py::(\w+)(?: (\S+))? -->\n```(\w+)\n(.*?)```", re.S)
+
+
 def _blocks(lang: str) -> list[str]:
     return re.findall(rf"```{lang}\n(.*?)```", DOC.read_text(), re.S)
+
+
+def _unmarked(lang: str) -> list[str]:
+    """The `lang` blocks no marker hands to a test."""
+    text = MARKER.sub("", DOC.read_text())
+    return re.findall(rf"```{lang}\n(.*?)```", text, re.S)
+
+
+def recipe(test: str) -> list[tuple[str | None, str, str]]:
+    """The blocks marked for `test`, in order: (file name or None, language, text)."""
+    found = [(m[2], m[3], m[4]) for m in MARKER.finditer(DOC.read_text()) if m[1] == test]
+    assert found, f"docs/integration.md has no block marked for {test}"
+    return found
+
+
+def _module(name: str) -> str:
+    """The doc's `systemverilog` block that defines module `name`."""
+    found = [c for c in _blocks("systemverilog") if re.search(rf"^module\s+{name}\b", c, re.M)]
+    assert len(found) == 1, f"{len(found)} blocks define {name}"
+    return found[0]
 
 
 def _instantiated(code: str) -> str:
@@ -46,16 +73,41 @@ def test_sv_example_lints(index: int, tmp_path: Path) -> None:
 
 
 def test_sh_commands_run(tmp_path: Path) -> None:
-    """All `sh` blocks in order, in one shell, as a reader would type them."""
-    (tmp_path / "my_axil_system.sv").write_text(_blocks("systemverilog")[0])
-    (tmp_path / "top.core").write_text(_blocks("yaml")[0])
+    """The `sh` blocks no other test runs (section 1), in order, in one shell, as a reader would
+    type them."""
+    env = {**os.environ, "AESOC": str(REPO), "PYTHONPATH": str(REPO)}
+    script = "set -e\n" + "\n".join(_unmarked("sh"))
+    proc = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          check=False)
+    assert proc.returncode == 0, f"{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    assert "aes_axil.sv" in proc.stdout
+
+
+def test_fusesoc_recipe(tmp_path: Path) -> None:
+    """Section 5 as printed, on a fresh clone of this checkout with no aesoc command run in it:
+    the library, the lint and sim targets of the AXI4-Lite shell (cocotb's results checked by the
+    recipe's own last command), and a user's core depending on aesoc:ip:aes, with no deprecation
+    warning from FuseSoC or edalize."""
+    clone, work = tmp_path / "aesoc", tmp_path / "work"
+    subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True)
+    blocks = recipe("test_fusesoc_recipe")
+    files = [(name, text) for name, lang, text in blocks if name]
+    assert [name for name, _ in files] == ["top/top.core"]
+    for name, text in files:
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
+        (work / name).write_text(text)
+    # "the AXI4-Lite system of section 2, saved as my_axil_system.sv next to this top.core"
+    (work / "top" / "my_axil_system.sv").write_text(_module("my_axil_system"))
     use_pinned_verilator()  # the doc asks for the pinned Verilator on PATH
-    fusesoc_bin = Path(sys.executable).parent
-    env = {**os.environ, "AESOC": str(REPO), "WORK": str(tmp_path), "PYTHONPATH": str(REPO),
-           "PATH": f"{os.environ['PATH']}{os.pathsep}{fusesoc_bin}"}
-    script = "set -e\n" + "\n".join(_blocks("sh"))
+    env = {**os.environ, "AESOC": str(clone), "WORK": str(work),
+           "PATH": f"{os.environ['PATH']}{os.pathsep}{Path(sys.executable).parent}"}
+    env.pop("PYTHONPATH", None)
+    script = "set -e\n" + "\n".join(text for name, lang, text in blocks if lang == "sh")
     with verilator_lock():
         proc = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path,
                               check=False)
+    out = proc.stdout + proc.stderr
     assert proc.returncode == 0, f"{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
-    assert "aesoc:ip:aes:" in proc.stdout
+    assert "aesoc:ip:aes:" in proc.stdout and "Generating aesoc:ip:aes-shells" in out
+    assert not fusesoc_deprecations(out)
+    assert (work / "build" / "me_soc_top_0.1.0" / "lint").is_dir()
