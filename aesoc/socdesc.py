@@ -12,7 +12,7 @@ comes from the elaborated `Soc`.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +78,8 @@ class Soc:
     slaves: tuple[Slave, ...]
     sources: tuple[Path, ...]  # the configuration files read, the inherited ones first
     ip_dirs: tuple[Path, ...] = ()  # IP folders outside ip/ that the description names
+    # The crossbar's parameters ([xbar] params, checked against ip/wb_xbar/ip.toml; defaults filled in).
+    xbar_params: dict[str, int] = field(default_factory=dict)
 
     def instance(self, name: str) -> Instance:
         for inst in self.instances:
@@ -310,6 +312,14 @@ class _Elaborator:
             if bad:
                 raise ToolError(f"{self.where}: ip.{inst.name}: window(s) {', '.join(bad)} name no region")
 
+    def xbar(self) -> dict[str, int]:
+        """The crossbar's parameters: its manifest's defaults, overridden by [xbar] params."""
+        spec = dict(self.data.get("xbar", {}))
+        unknown = sorted(set(spec) - {"params"})
+        if unknown:
+            raise ToolError(f"{self.where}: xbar: unknown key(s) {', '.join(unknown)} (known: params)")
+        return block("wb_xbar").param_values(dict(spec.get("params", {})), f"{self.where}: xbar")
+
     def add_request_windows(self) -> None:
         """A DMA controller may always address the registers of every IP that has request lines
         for it, besides the regions its `windows` name."""
@@ -330,7 +340,8 @@ class _Elaborator:
             raise ToolError(f"{self.where}: cpu.reset '{reset}' is not a memory")
         return Soc(self.name, str(self.data.get("description", "")), float(self.data.get("clock_mhz", 100)),
                    str(cpu.get("core", "VexRiscv_FullCfu")), reset, tuple(self.instances), tuple(self.masters),
-                   tuple(self.slaves), files, self.ip_dirs)
+                   tuple(self.slaves), files, self.ip_dirs,
+                   xbar_params=self.xbar())
 
 
 def _overlap(a: Slave, b: Slave) -> bool:
@@ -344,7 +355,7 @@ def elaborate(name: str) -> Soc:
     """The elaborated SoC of configuration `name` (soc/configs/NAME.toml, or a path to a .toml)."""
     path = config_path(name)
     data, files = read_config(path)
-    known = {"description", "clock_mhz", "cpu", "memory", "ip", "ip_dirs"}
+    known = {"description", "clock_mhz", "cpu", "memory", "ip", "ip_dirs", "xbar"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise ToolError(f"{_where(path)}: unknown key(s) {', '.join(unknown)} "

@@ -204,6 +204,7 @@ def _xbar(soc: Soc) -> str:
         "NumMasters": "NUM_MASTERS", "NumSlaves": "NUM_SLAVES",
         "SlaveBase": "{" + ", ".join(f"{s.region.upper()}_BASE" for s in reversed(soc.slaves)) + "}",
         "SlaveMask": "{" + ", ".join(_hex(s.mask) for s in reversed(soc.slaves)) + "}",
+        **soc.xbar_params,
     }
     conns = [("clk_i", "clk_i"), ("rst_ni", "rst_ni"), ("m_prio_i", "m_prio")]
     conns += [(f"m_{sig}_i", f"m_{sig}") for sig in ("cyc", "stb", "we", "adr")]
