@@ -30,11 +30,13 @@ context has the tag MSB_64(AES-CMAC(mac_key, nonce || be32(version) || be32(A) |
 stored after the line (interleaved: the line at START + (A - START) * 5 / 4, its tag after it) or
 in a separate tag area (at tag_base + (A - START) / 4, the line at A).
 
-Key table (all integers little-endian, so boot code copies words straight into registers):
-    +0   "OTFK", version (2), context count, 0
-    +16  per context, 80 bytes: RFC 3394 wrapped key (24 bytes: KEYBLOB0..5), wrapped MAC key
-         (24 bytes, zero without integrity), nonce (8 bytes: NONCE0/1), start, end, flags (bit 0
-         enable, bit 1 lock, bit 2 integrity, bit 3 separate tag area), version, tag base, 0
+Key table (header integers little-endian, so boot code copies words straight into registers):
+    +0   "OTFK", version (3), context count, 0
+    +16  per context c, 72 bytes (KEYBLOB0..17): the RFC 3394 wrap under the KEK of the 64-byte
+         context description key || MAC key (zero without integrity) || nonce || be32 start, end,
+         flags (bit 0 enable, bit 1 lock, bit 2 integrity, bit 3 separate tag area), version,
+         tag base, slot (= c). The controller loads the context from what it unwraps, so any
+         changed byte of an entry, or an entry moved to another slot, fails the unwrap.
 """
 
 from __future__ import annotations
@@ -71,9 +73,10 @@ MAX_FLASH = 16 * 1024 * 1024  # 24-bit flash addresses
 REGION_ALIGN = 1024
 MAX_CONTEXTS = 4
 TABLE_MAGIC = b"OTFK"
-TABLE_VERSION = 2
+TABLE_VERSION = 3
 TABLE_HEADER = 16
-TABLE_ENTRY = 80
+DESCRIPTION_BYTES = 64  # a context description: eight 64-bit blocks (RFC 3394 n = 8)
+TABLE_ENTRY = DESCRIPTION_BYTES + 8  # its wrap
 FLAG_ENABLE = 1
 FLAG_LOCK = 2
 FLAG_INTEGRITY = 4
@@ -148,6 +151,14 @@ class Context:
     def describe(self) -> str:
         return f"context {self.index} [{self.start:#x}, {self.end:#x})"
 
+    @property
+    def fields(self) -> ContextFields:
+        i = self.integrity
+        if i is None:
+            return ContextFields(self.index, self.key, self.nonce, self.start, self.end, self.flags)
+        return ContextFields(self.index, self.key, self.nonce, self.start, self.end, self.flags,
+                             i.mac_key, i.version, i.tag_base)
+
 
 @dataclass(frozen=True)
 class Description:
@@ -184,8 +195,39 @@ def ctr_crypt(key: bytes, iv: bytes, data: bytes) -> bytes:
 
 
 def wrap_key(kek: bytes, key: bytes) -> bytes:
-    """RFC 3394 AES key wrap: the 24-byte blob the XIP controller unwraps."""
+    """RFC 3394 AES key wrap (a multiple of 8 bytes, at least 16)."""
     return aes_key_wrap(kek, key)
+
+
+@dataclass(frozen=True)
+class ContextFields:
+    """Everything a context blob binds: the controller loads the context from these."""
+
+    slot: int
+    key: bytes
+    nonce: bytes
+    start: int
+    end: int
+    flags: int
+    mac_key: bytes = bytes(16)
+    version: int = 0
+    tag_base: int = 0
+
+    def description(self) -> bytes:
+        """The 64-byte plaintext: key, MAC key, nonce, then big-endian start, end, flags,
+        version, tag base and slot."""
+        return (self.key + self.mac_key + self.nonce
+                + struct.pack(">6I", self.start, self.end, self.flags, self.version, self.tag_base, self.slot))
+
+    def blob(self, kek: bytes) -> bytes:
+        """The 72-byte key table entry: the RFC 3394 wrap of the description under the KEK."""
+        return wrap_key(kek, self.description())
+
+    @classmethod
+    def parse(cls, description: bytes) -> ContextFields:
+        start, end, flags, version, tag_base, slot = struct.unpack_from(">6I", description, 40)
+        return cls(slot, description[:16], description[32:40], start, end, flags, description[16:32],
+                   version, tag_base)
 
 
 def _hex_bytes(value: object, what: str, length: int) -> bytes:
@@ -467,14 +509,9 @@ def _stored_lines(image: bytes, ctx: Context) -> tuple[bytes, list[bytes]]:
 
 
 def key_table(desc: Description) -> bytes:
-    """The plaintext key table that boot code reads (wrapped keys only: no key in clear)."""
-    out = bytearray(TABLE_MAGIC + struct.pack("<III", TABLE_VERSION, len(desc.contexts), 0))
-    for ctx in desc.contexts:
-        i = ctx.integrity
-        mac_blob = wrap_key(desc.kek, i.mac_key) if i else bytes(24)
-        out += wrap_key(desc.kek, ctx.key) + mac_blob + ctx.nonce + struct.pack(
-            "<IIIIII", ctx.start, ctx.end, ctx.flags, i.version if i else 0, i.tag_base if i else 0, 0)
-    return bytes(out)
+    """The key table that boot code reads: a header and one wrapped description per context."""
+    header = TABLE_MAGIC + struct.pack("<III", TABLE_VERSION, len(desc.contexts), 0)
+    return header + b"".join(ctx.fields.blob(desc.kek) for ctx in desc.contexts)
 
 
 def build_image(desc: Description, segments: Mapping[int, bytes]) -> bytes:
@@ -505,7 +542,7 @@ def build_image(desc: Description, segments: Mapping[int, bytes]) -> bytes:
 
 
 def _check_table(image: bytes, desc: Description) -> None:
-    """The image's key table says what the description says, and its blobs unwrap under the KEK."""
+    """Each blob of the image's key table unwraps under the KEK to the described context."""
     where = f"key table at {desc.key_table:#x}"
     table = image[desc.key_table:desc.table_end]
     if len(table) < desc.table_end - desc.key_table:
@@ -518,27 +555,18 @@ def _check_table(image: bytes, desc: Description) -> None:
                          f"version {TABLE_VERSION}, {len(desc.contexts)} contexts")
     for ctx in desc.contexts:
         entry = table[TABLE_HEADER + TABLE_ENTRY * ctx.index:][:TABLE_ENTRY]
-        _check_blob(desc.kek, entry[:24], ctx.key, f"{where}: the key blob of {ctx.describe()}")
-        if ctx.integrity is not None:
-            _check_blob(desc.kek, entry[24:48], ctx.integrity.mac_key, f"{where}: the MAC key blob of {ctx.describe()}")
-        elif entry[24:48] != bytes(24):
-            raise ImageError(f"{where}: {ctx.describe()} has no integrity but its MAC key blob is not zero")
-        got = (entry[48:56].hex(), *struct.unpack_from("<IIIII", entry, 56))
-        i = ctx.integrity
-        want = (ctx.nonce.hex(), ctx.start, ctx.end, ctx.flags, i.version if i else 0, i.tag_base if i else 0)
-        if got != want:
-            fields = "nonce {}, start {:#x}, end {:#x}, flags {}, version {}, tag base {:#x}"
-            raise ImageError(f"{where}: the entry of {ctx.describe()} has {fields.format(*got)}; "
-                             f"want {fields.format(*want)}")
-
-
-def _check_blob(kek: bytes, blob: bytes, key: bytes, what: str) -> None:
-    try:
-        unwrapped = aes_key_unwrap(kek, blob)
-    except InvalidUnwrap as exc:
-        raise ImageError(f"{what} fails the RFC 3394 integrity check under the description's KEK") from exc
-    if unwrapped != key:
-        raise ImageError(f"{what} holds a different key")
+        what = f"{where}: the blob of {ctx.describe()}"
+        try:
+            got = ContextFields.parse(aes_key_unwrap(desc.kek, entry))
+        except InvalidUnwrap as exc:
+            raise ImageError(f"{what} fails the RFC 3394 integrity check under the description's KEK "
+                             "(a changed entry, or a wrong KEK)") from exc
+        want = ctx.fields
+        for name in ("slot", "key", "mac_key", "nonce", "start", "end", "flags", "version", "tag_base"):
+            g, w = getattr(got, name), getattr(want, name)
+            if g != w:
+                show = (lambda v: v.hex()) if isinstance(w, bytes) else hex
+                raise ImageError(f"{what} unwraps to {name} {show(g)}, the description has {show(w)}")
 
 
 def _check_tags(image: bytes, ctx: Context, where: str) -> None:

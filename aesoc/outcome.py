@@ -31,7 +31,7 @@ HARNESS_FLASH_PROTOCOL = 0xFE
 # Cycles a run may take before the harness stops it (status "timeout"), unless the caller says.
 DEFAULT_MAX_CYCLES = 50_000_000
 # The XIP boot stub's failures: XIP_BOOT_BASE + -xip_result_t (fw/xip_boot.c, ip/xip/sw/xip.h).
-XIP_BOOT_FAILURES = {"unwrap": 1, "locked": 2, "table": 3, "timeout": 4}
+XIP_BOOT_FAILURES = {"unwrap": 1, "locked": 2, "table": 3, "timeout": 4, "config": 6, "version": 7, "policy": 8}
 XIP_BOOT_EXIT = {name: XIP_BOOT_BASE + n for name, n in XIP_BOOT_FAILURES.items()}
 
 # Console characters that open and close an activity window (ASCII STX, ETX): the harness never

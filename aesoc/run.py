@@ -103,11 +103,13 @@ def wall_limit_s(max_cycles: int) -> float:
 
 def run(sim: Path, elf: Path, *, max_cycles: int = outcome.DEFAULT_MAX_CYCLES, trace: Path | None = None,
         trace_from: int = 0, trace_to: int | None = None, timeout_s: float | None = None,
-        flash_image: Path | None = None, kek: bytes | None = None, reuse: bool = True) -> RunResult:
+        flash_image: Path | None = None, kek: bytes | None = None, otp: tuple[tuple[str, int], ...] = (),
+        reuse: bool = True) -> RunResult:
     """Run one ELF to completion; never raises for a firmware failure, only for harness faults.
 
     `flash_image` fills the flash (the ELF's own flash segments are then not loaded); `kek` is the
     part's OTP key-encryption key (default: the harness's). Neither appears in any output.
+    `otp` programs OTP fuses other than the description's (("integ_req", 1), ("min_version", N)).
     `timeout_s` (default: wall_limit_s(max_cycles)) ends a run that takes longer as an error.
     With `set_reuse(True)` and `reuse`, an identical earlier run's output answers (RunResult.reused)."""
     cmd = [str(sim), "--max-cycles", str(max_cycles)]
@@ -117,6 +119,8 @@ def run(sim: Path, elf: Path, *, max_cycles: int = outcome.DEFAULT_MAX_CYCLES, t
         if len(kek) != 16:
             raise ToolError(f"the KEK must be 16 bytes, got {len(kek)}")
         cmd += ["--kek", kek.hex()]
+    for fuse, value in otp:
+        cmd += [f"--otp-{fuse.replace('_', '-')}", str(value)]
     if trace is not None:
         cmd += ["--trace", str(trace), "--trace-from", str(trace_from)]
         if trace_to is not None:
@@ -124,7 +128,7 @@ def run(sim: Path, elf: Path, *, max_cycles: int = outcome.DEFAULT_MAX_CYCLES, t
     cmd.append(str(elf))
     limit = wall_limit_s(max_cycles) if timeout_s is None else timeout_s
     # Never reused: a traced run (its waveform file is an output) or one a caller wants timed.
-    saved = _saved_run(sim, elf, flash_image, kek, max_cycles) if _reuse and reuse and trace is None else None
+    saved = _saved_run(sim, elf, flash_image, (kek, otp), max_cycles) if _reuse and reuse and trace is None else None
     if saved is not None and saved.is_file():
         stdout, stderr = json.loads(saved.read_text())
         return _result(stdout, stderr, reused=True)
@@ -142,8 +146,8 @@ def run(sim: Path, elf: Path, *, max_cycles: int = outcome.DEFAULT_MAX_CYCLES, t
     return result
 
 
-def _saved_run(sim: Path, elf: Path, flash_image: Path | None, kek: bytes | None, max_cycles: int) -> Path:
-    digest = hashlib.sha256(repr((max_cycles, kek)).encode())
+def _saved_run(sim: Path, elf: Path, flash_image: Path | None, part: object, max_cycles: int) -> Path:
+    digest = hashlib.sha256(repr((max_cycles, part)).encode())
     for path in (sim, elf, flash_image):
         digest.update(hashlib.sha256(path.read_bytes()).digest() if path is not None else b"-")
     return REUSED_RUNS / f"run-{digest.hexdigest()[:24]}.json"
@@ -212,7 +216,8 @@ def prepare_flash(elf: Path, placement: Placement, image: Path | None,
 def build_and_run(program: Path, config_name: str = "full", *, name: str | None = None,
                   cflags: tuple[str, ...] = ("-O2",), libs: tuple[str, ...] = (),
                   max_cycles: int = outcome.DEFAULT_MAX_CYCLES, placement: Placement = "sram",
-                  image: Path | None = None, kek: bytes | None = None, trace: Path | None = None,
+                  image: Path | None = None, kek: bytes | None = None, otp: tuple[tuple[str, int], ...] = (),
+                  trace: Path | None = None,
                   trace_from: int = 0, trace_to: int | None = None, activity: bool = False,
                   reuse: bool = True, clock_gates: bool = True, pgo: bool | None = None) -> tuple[RunResult, str]:
     """Build the SoC model and one program (a firmware folder, or an ELF file as it is), run it;
@@ -221,8 +226,8 @@ def build_and_run(program: Path, config_name: str = "full", *, name: str | None 
     With placement "xip" the program executes in place from the flash. `image` is then a flash
     image description (TOML, docs/xip.md; key_table = 0 as fw/link_xip.ld reserves it): the image
     is built from the ELF (aesoc.image.encrypt) and the part's OTP KEK is the description's, or
-    `kek` to simulate a part whose KEK differs. Without `image` the ELF's flash segments are
-    loaded as they are (plaintext, no key table). `trace` writes an FST waveform of cycles
+    `kek` to simulate a part whose KEK differs, `otp` a part with other OTP fuses. Without `image`
+    the ELF's flash segments are loaded as they are (plaintext, no key table). `trace` writes an FST waveform of cycles
     [trace_from, trace_to] (the model is built with tracing). `activity` runs on the activity model,
     which reports the toggles of each window the firmware marks (RunResult.activity). `reuse`:
     False for a run whose wall time is the measure (see set_reuse); the line says when it was reused.
@@ -247,7 +252,7 @@ def build_and_run(program: Path, config_name: str = "full", *, name: str | None 
     sim = soc.build_model(config, trace=trace is not None, activity=activity, clock_gates=clock_gates, pgo=pgo)
     where = elf.relative_to(REPO) if elf.is_relative_to(REPO) else elf
     bin_path, part_kek, image_what = prepare_flash(elf, placement, image, kek)
-    result = run(sim, elf, max_cycles=max_cycles, flash_image=bin_path, kek=part_kek, trace=trace,
+    result = run(sim, elf, max_cycles=max_cycles, flash_image=bin_path, kek=part_kek, otp=otp, trace=trace,
                  trace_from=trace_from, trace_to=trace_to, reuse=reuse)
     kinds = ["activity model"] if activity else [kind for kind, on in (("model without clock gates", not clock_gates),
                                                                        ("profile-guided model", pgo)) if on]

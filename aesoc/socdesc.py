@@ -78,6 +78,7 @@ class Soc:
     slaves: tuple[Slave, ...]
     sources: tuple[Path, ...]  # the configuration files read, the inherited ones first
     ip_dirs: tuple[Path, ...] = ()  # IP folders outside ip/ that the description names
+    otp: tuple[tuple[str, int], ...] = ()  # OTP fuses as shipped ([otp]: name, value)
     # The crossbar's parameters ([xbar] params, checked against ip/wb_xbar/ip.toml; defaults filled in).
     xbar_params: dict[str, int] = field(default_factory=dict)
 
@@ -340,7 +341,7 @@ class _Elaborator:
             raise ToolError(f"{self.where}: cpu.reset '{reset}' is not a memory")
         return Soc(self.name, str(self.data.get("description", "")), float(self.data.get("clock_mhz", 100)),
                    str(cpu.get("core", "VexRiscv_FullCfu")), reset, tuple(self.instances), tuple(self.masters),
-                   tuple(self.slaves), files, self.ip_dirs,
+                   tuple(self.slaves), files, self.ip_dirs, _otp(self.data.get("otp", {}), self.where),
                    xbar_params=self.xbar())
 
 
@@ -351,11 +352,26 @@ def _overlap(a: Slave, b: Slave) -> bool:
     return a0 < b0 + b.bytes and b0 < a0 + a.bytes
 
 
+# OTP fuses of the simulated part (docs/xip.md, "OTP policy"): name -> largest value.
+OTP_FUSES = {"integ_req": 1, "min_version": 0xFFFF_FFFF}
+
+
+def _otp(spec: dict[str, Any], where: str) -> tuple[tuple[str, int], ...]:
+    unknown = sorted(set(spec) - set(OTP_FUSES))
+    if unknown:
+        raise ToolError(f"{where}: otp: unknown fuse(s) {', '.join(unknown)} (known: {', '.join(OTP_FUSES)})")
+    values = {name: _int(spec.get(name, 0), f"{where}: otp.{name}") for name in OTP_FUSES}
+    for name, value in values.items():
+        if not 0 <= value <= OTP_FUSES[name]:
+            raise ToolError(f"{where}: otp.{name} = {value} is outside 0..{OTP_FUSES[name]}")
+    return tuple(values.items())
+
+
 def elaborate(name: str) -> Soc:
     """The elaborated SoC of configuration `name` (soc/configs/NAME.toml, or a path to a .toml)."""
     path = config_path(name)
     data, files = read_config(path)
-    known = {"description", "clock_mhz", "cpu", "memory", "ip", "ip_dirs", "xbar"}
+    known = {"description", "clock_mhz", "cpu", "memory", "ip", "ip_dirs", "otp", "xbar"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise ToolError(f"{_where(path)}: unknown key(s) {', '.join(unknown)} "

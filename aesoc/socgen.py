@@ -351,6 +351,11 @@ def _constants(soc: Soc) -> str:
     return "\n".join([*lines, ""]) + "\n"
 
 
+# OTP inputs of the simulation top that the harness sets (sim/main.cpp); an SoC without the block
+# that takes one leaves it unused.
+SIM_OTP_PORTS = ("otp_kek_i", "otp_integ_req_i", "otp_min_version_i")
+
+
 def sim_top(soc: Soc) -> str:
     """The SoC with its simulation models: the QSPI flash on the flash pins (tied idle, and its back
     door outside the memory map, when the SoC has no XIP controller)."""
@@ -361,8 +366,7 @@ def sim_top(soc: Soc) -> str:
     flash_base = next((f"aesoc_pkg::{s.region.upper()}_BASE" for s in soc.slaves
                        if s.memory and xips and s.instance == xips[0].name), "32'd0")
     conns = [("clk_i", "clk_i"), ("rst_ni", "rst_ni")]
-    if "otp_kek_i" in ext:
-        conns.append(("otp_kek_i", "otp_kek_i"))
+    conns += [(p, p) for p in SIM_OTP_PORTS if p in ext]
     if has_flash:
         conns += [("flash_sck_o", "sck"), ("flash_cs_no", "cs_n"), ("flash_io_o", "io_m2s"),
                   ("flash_io_oe_o", "io_m2s_oe"), ("flash_io_i", "io_s2m")]
@@ -375,7 +379,8 @@ def sim_top(soc: Soc) -> str:
   assign io_m2s_oe = '0;
 """
     unused = "io_s2m_oe" if has_flash else "io_s2m_oe, io_s2m"
-    kek_unused = "" if "otp_kek_i" in ext else "  logic unused_kek;\n  assign unused_kek = ^otp_kek_i;\n"
+    otp_unused = [p for p in SIM_OTP_PORTS if p not in ext]
+    kek_unused = f"  logic unused_otp;\n  assign unused_otp = ^{{{', '.join(otp_unused)}}};\n" if otp_unused else ""
     return f"""{HEADER.format(cfg=soc.name)}// Simulation top of '{soc.name}': the SoC with its QSPI flash model (simulation only).
 `default_nettype none
 
@@ -385,6 +390,8 @@ module aesoc_sim (
   /* verilator tracing_off */
   input  wire logic [127:0] otp_kek_i,  // set by the harness (--kek)
   /* verilator tracing_on */
+  input  wire logic         otp_integ_req_i,    // OTP policy fuses (--otp-integ-req,
+  input  wire logic [31:0]  otp_min_version_i,  // --otp-min-version)
   output logic              exit_valid_o,
   output logic [7:0]        exit_code_o,
   output logic              console_valid_o,
@@ -448,7 +455,9 @@ def harness_map(soc: Soc) -> str:
               if soc.instance(s.instance).block.role == "memory"]
     return "\n".join([HEADER.format(cfg=soc.name).replace("//", "//", 1), "#pragma once", "",
                       "// SRAM banks with a DPI back door (wb_sram), the reset memory first.",
-                      "static const char *const kMemoryScopes[] = {", *scopes, "};", ""])
+                      "static const char *const kMemoryScopes[] = {", *scopes, "};", "",
+                      "// OTP fuses as the description ships them (its [otp] table); aesoc-sim --otp-* sets others.",
+                      *[f"#define AESOC_OTP_{name.upper()} {value}u" for name, value in soc.otp], ""])
 
 
 def generate(soc: Soc) -> dict[str, Path]:

@@ -57,6 +57,9 @@ struct Options {
   std::string elf;
   std::string flash_image;
   std::string kek = DEFAULT_KEK;
+  // OTP policy fuses: their defaults are the SoC description's [otp] table (aesoc_sim_map.h).
+  uint64_t otp_integ_req = AESOC_OTP_INTEG_REQ;
+  uint64_t otp_min_version = AESOC_OTP_MIN_VERSION;
   uint64_t max_cycles = AESOC_MAX_CYCLES;
   std::string trace;
   uint64_t trace_from = 0;
@@ -98,7 +101,7 @@ uint64_t parse_number(const char *flag, const char *text) {
 void usage() {
   std::fprintf(stderr,
                "usage: aesoc-sim [--max-cycles N] [--flash-image FILE.bin] [--kek HEX32] "
-               "[--trace FILE.fst [--trace-from C] [--trace-to C]] FIRMWARE.elf\n");
+               "[--otp-integ-req 0|1] [--otp-min-version N] [--trace FILE.fst [--trace-from C] [--trace-to C]] FIRMWARE.elf\n");
 }
 
 Options parse_args(int argc, char **argv) {
@@ -118,6 +121,12 @@ Options parse_args(int argc, char **argv) {
       opt.flash_image = value("--flash-image");
     } else if (arg == "--kek") {
       opt.kek = value("--kek");
+    } else if (arg == "--otp-integ-req") {
+      opt.otp_integ_req = parse_number("--otp-integ-req", value("--otp-integ-req"));
+      if (opt.otp_integ_req > 1) fail("--otp-integ-req is a fuse: 0 or 1");
+    } else if (arg == "--otp-min-version") {
+      opt.otp_min_version = parse_number("--otp-min-version", value("--otp-min-version"));
+      if (opt.otp_min_version > UINT32_MAX) fail("--otp-min-version needs a 32-bit value");
     } else if (arg == "--trace") {
       opt.trace = value("--trace");
     } else if (arg == "--trace-from") {
@@ -374,6 +383,8 @@ int main(int argc, char **argv) {
 
   const std::vector<MemBank> banks = discover_banks();
   set_kek(*top, opt.kek);
+  top->otp_integ_req_i = static_cast<uint8_t>(opt.otp_integ_req);
+  top->otp_min_version_i = static_cast<uint32_t>(opt.otp_min_version);
   if (!opt.flash_image.empty()) {
     load_flash_image(opt.flash_image, banks);
   }

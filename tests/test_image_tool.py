@@ -89,23 +89,34 @@ def test_regions_are_plain_ctr_with_one_iv(tmp_path: Path) -> None:
 
 
 def test_key_table_layout(tmp_path: Path) -> None:
+    """Version 3: per context one RFC 3394 wrap of its whole description, slot included
+    (docs/xip.md, "The key table"), written out here field by field."""
     desc = image.parse_description(description(context=[*description()["context"], INTEGRITY_CONTEXT]))
     table = image.key_table(desc)
-    assert table[:4] == b"OTFK" and struct.unpack_from("<III", table, 4) == (2, 3, 0)
-    assert len(table) == 16 + 80 * 3
+    assert table[:4] == b"OTFK" and struct.unpack_from("<III", table, 4) == (3, 3, 0)
+    assert len(table) == 16 + 72 * 3
     for ctx in desc.contexts:
-        entry = table[16 + 80 * ctx.index:][:80]
-        assert aes_key_unwrap(KEK, entry[:24]) == ctx.key
-        assert entry[48:56] == ctx.nonce
+        plain = aes_key_unwrap(KEK, table[16 + 72 * ctx.index:][:72])
+        assert len(plain) == 64 and plain[:16] == ctx.key and plain[32:40] == ctx.nonce
+        fields = struct.unpack_from(">6I", plain, 40)
         if ctx.integrity is None:
-            assert entry[24:48] == bytes(24)
-            assert struct.unpack_from("<IIIIII", entry, 56) == (ctx.start, ctx.end, 1 | (2 if ctx.lock else 0), 0, 0, 0)
+            assert plain[16:32] == bytes(16)
+            assert fields == (ctx.start, ctx.end, 1 | (2 if ctx.lock else 0), 0, 0, ctx.index)
         else:
-            assert aes_key_unwrap(KEK, entry[24:48]) == ctx.integrity.mac_key
-            # flags: enable, integrity, separate tag area; then version and tag base
-            assert struct.unpack_from("<IIIIII", entry, 56) == (ctx.start, ctx.end, 1 | 4 | 8, 7, 0x8000, 0)
+            assert plain[16:32] == ctx.integrity.mac_key
+            # flags: enable, integrity, separate tag area; then version, tag base and slot
+            assert fields == (ctx.start, ctx.end, 1 | 4 | 8, 7, 0x8000, ctx.index)
     assert all(ctx.key not in table for ctx in desc.contexts)
     assert bytes.fromhex(INTEGRITY_CONTEXT["mac_key"]) not in table
+
+
+def test_blobs_are_bound_to_their_slot() -> None:
+    """The same description in another slot is another blob: the slot is inside the wrap."""
+    desc = image.parse_description(description())
+    fields = desc.contexts[0].fields
+    moved = image.ContextFields(1, fields.key, fields.nonce, fields.start, fields.end, fields.flags)
+    assert moved.blob(KEK) != fields.blob(KEK)
+    assert image.ContextFields.parse(aes_key_unwrap(KEK, fields.blob(KEK))) == fields
 
 
 def build_elf(tmp_path: Path) -> Path:
@@ -177,7 +188,7 @@ def test_elf_segment_outside_window(tmp_path: Path) -> None:
                   for i in range(5)]},
      r"5 contexts, the controller has 4"),
     ({"context": [{"start": 0, "end": 0x1000, "key": "00" * 16, "nonce": "00" * 8}]},
-     r"key table \[0x400, 0x460\) lies in context 0"),
+     r"key table \[0x400, 0x458\) lies in context 0"),
     ({"key_table": 0x402}, r"key_table 0x402 must be 4-byte aligned"),
     ({"colour": "red"}, r"unknown key\(s\) colour"),
     ({"context": [{"start": 0x1000, "end": 0x2000, "key": "00" * 16, "nonce": "00" * 8, "enable": True}]},
@@ -241,7 +252,8 @@ def test_verify(tmp_path: Path) -> None:
         image.verify(good, other_kek)
     other_nonce = description(key_table=0x3400)
     other_nonce["context"][1]["nonce"] = "77" * 8
-    with pytest.raises(image.ImageError, match="entry of context 1 .* has nonce 0011223344556677"):
+    with pytest.raises(image.ImageError, match="blob of context 1 .* unwraps to nonce 0011223344556677, the "
+                                               "description has 7777777777777777"):
         image.verify(good, write_toml(tmp_path / "n.toml", other_nonce))
     short = tmp_path / "short.bin"
     short.write_bytes(data[:0x3100])
@@ -335,13 +347,14 @@ def test_verify_finds_every_tamper(tmp_path: Path, layout: str) -> None:
                              ("moved", copy_line, 0x10a0), ("rollback", roll_back, 0x1000)):
         with pytest.raises(image.ImageError, match=rf"the line at {line:#x} fails its tag"):
             image.verify(changed(name, edit), desc)
+    # Every byte of the table's entry is inside the wrap: a change anywhere fails the unwrap.
     entry = 0x400 + 16
-    for field, offset in (("nonce", entry + 48), ("version", entry + 68)):
-        with pytest.raises(image.ImageError, match=r"the entry of context 0 .* has"):
-            image.verify(changed(field, flip(offset)), desc)
-    # A description with another version accepts nothing of this image: its tags bind version 5.
+    for offset in range(entry, entry + image.TABLE_ENTRY, 9):
+        with pytest.raises(image.ImageError, match=r"the blob of context 0 .* fails the RFC 3394 integrity check"):
+            image.verify(changed(f"entry{offset:x}", flip(offset)), desc)
+    # A description with another version accepts nothing of this image: its blob binds version 5.
     bumped = write_toml(tmp_path / "v6.toml", integrity_description(layout, version=6))
-    with pytest.raises(image.ImageError, match="has nonce .* version 5"):
+    with pytest.raises(image.ImageError, match="unwraps to version 0x5, the description has 0x6"):
         image.verify(good, bumped)
 
 
@@ -368,7 +381,7 @@ def test_bad_integrity_descriptions(tmp_path: Path, change: dict[str, Any], mess
 @pytest.mark.parametrize(("data", "message"), [
     (integrity_description("separate", tag_base=0x3004), r"tag_base 0x3004 must be a multiple of 8"),
     (integrity_description("separate", tag_base=0x1800), r"tag area \[0x1800, 0x1c00\) lies in the region"),
-    (integrity_description("separate", tag_base=0x200), r"key table \[0x400, 0x460\) lies in context 0 .*"
+    (integrity_description("separate", tag_base=0x200), r"key table \[0x400, 0x458\) lies in context 0 .*"
                                                         r"stores \[0x200, 0x600\)"),
     (description(context=[integrity_description("interleaved")["context"][0],
                           {"start": 0x2000, "end": 0x2400, "key": "00" * 16, "nonce": "00" * 8}]),

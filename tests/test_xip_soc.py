@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import random
 import re
+import struct
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,7 @@ CONFIG = "full"
 CFLAGS = ("-O2", "-DSWC_AES_TTABLE")  # T-tables: 4 KB of lookups in the flash's .rodata
 LIBS = ("crypto",)
 MAX_CYCLES = 5_000_000
-# A boot that stops at the first unwrap: configuration, one ~160-cycle unwrap, a record and a
+# A boot that stops at an unwrap: configuration, up to four ~600-cycle unwraps, a record and a
 # message on the console; the self test itself takes ~360 000 cycles.
 BOOT_FAILURE_CYCLES = 20_000
 
@@ -36,9 +38,10 @@ def xip_elf() -> Path:
     return firmware.build(PROGRAM, soc.load_config(CONFIG), cflags=CFLAGS, libs=LIBS, placement="xip").elf
 
 
-def go(image_desc: Path | None = None, kek: bytes | None = None) -> tuple[RunResult, str]:
+def go(image_desc: Path | None = None, kek: bytes | None = None,
+       otp: tuple[tuple[str, int], ...] = ()) -> tuple[RunResult, str]:
     return build_and_run(PROGRAM, CONFIG, cflags=CFLAGS, libs=LIBS, placement="xip", image=image_desc,
-                         kek=kek, max_cycles=MAX_CYCLES)
+                         kek=kek, otp=otp, max_cycles=MAX_CYCLES)
 
 
 def random_description(rng: random.Random, layout: image.XipLayout, kek: bytes) -> dict[str, Any]:
@@ -103,7 +106,7 @@ def test_no_image_boots_plaintext(xip_elf: Path) -> None:
     result, line = go()
     passed(result, line)
     assert boot_record(result) == {"kind": "xip_boot", "status": "no-table", "contexts": 0, "key_valid": 0,
-                                   "active": 0}
+                                   "active": 0, "integ_required": 0, "min_version": 0}
 
 
 def test_plaintext_image(xip_elf: Path, tmp_path: Path) -> None:
@@ -132,7 +135,8 @@ def test_encrypted_image(xip_elf: Path, tmp_path: Path, seed: int) -> None:
     rec = passed(result, line)
     n = len(desc.contexts)
     assert boot_record(result) == {"kind": "xip_boot", "status": "ok", "contexts": n,
-                                   "key_valid": (1 << n) - 1, "active": (1 << n) - 1}
+                                   "key_valid": (1 << n) - 1, "active": (1 << n) - 1, "integ_required": 0,
+                                   "min_version": 0}
     assert rec["locked_checked"] == sum(c.lock for c in desc.contexts) == 1
     # Keys and the KEK stay out of everything the run prints.
     for secret in [kek, *(c.key for c in desc.contexts)]:
@@ -167,7 +171,7 @@ def test_corrupted_table_stops_at_boot(xip_elf: Path, tmp_path: Path) -> None:
     flash = tmp_path / "flash.bin"
     image.encrypt(xip_elf, desc_path, flash)
     data = bytearray(flash.read_bytes())
-    data[4] ^= 0x02  # version 2 -> 0
+    data[4] ^= 0x02  # version 3 -> 1
     flash.write_bytes(bytes(data))
     result = run(soc.build_model(soc.load_config(CONFIG)), xip_elf, max_cycles=MAX_CYCLES, flash_image=flash, kek=kek)
     assert result.status == "exit" and result.code == firmware.XIP_BOOT_EXIT["table"], result.console
@@ -220,7 +224,8 @@ def test_integrity_image(xip_elf: Path, tmp_path: Path, tags: str) -> None:
     passed(result, line)
     n = len(desc.contexts)
     assert boot_record(result) == {"kind": "xip_boot", "status": "ok", "contexts": n,
-                                   "key_valid": (1 << n) - 1, "active": (1 << n) - 1}
+                                   "key_valid": (1 << n) - 1, "active": (1 << n) - 1, "integ_required": 0,
+                                   "min_version": 9}  # the boot's anti-rollback step: the image's version
     for secret in [kek, *(c.key for c in desc.contexts), *(c.integrity.mac_key for c in desc.contexts if c.integrity)]:
         assert secret.hex() not in (line + result.console + result.stderr).lower()
 
@@ -275,8 +280,6 @@ def tampered_run(xip_elf: Path, tmp_path: Path, tags: str, tamper: str) -> tuple
         old_data = older.read_bytes()
         data[line_at:line_at + image.LINE] = old_data[line_at:line_at + image.LINE]
         data[tag_at:tag_at + image.TAG] = old_data[tag_at:tag_at + image.TAG]
-    elif tamper == "table-version":
-        data[desc.key_table + 16 + 80 * ctx.index + 68] ^= 0x01
     else:
         raise AssertionError(tamper)
     flash.write_bytes(bytes(data))
@@ -286,22 +289,19 @@ def tampered_run(xip_elf: Path, tmp_path: Path, tags: str, tamper: str) -> tuple
 
 @pytest.mark.parametrize(("tags", "tamper"), [
     ("interleaved", "ciphertext"), ("interleaved", "tag"), ("interleaved", "moved"), ("interleaved", "rollback"),
-    ("separate", "ciphertext"), ("separate", "table-version"),
+    ("separate", "ciphertext"),
 ])
 def test_tampered_flash_never_runs(xip_elf: Path, tmp_path: Path, tags: str, tamper: str) -> None:
-    """A changed line or tag, a line moved from another address, a line from an older image version,
-    a changed version in the key table: the fetch of main()'s line ends in the platform's bus error
-    at that line, before any of its instructions runs."""
+    """A changed line or tag, a line moved from another address, a line from an older image version:
+    the fetch of main()'s line ends in the platform's bus error at that line, before any of its
+    instructions runs. (A changed key table stops earlier, at boot: test_key_table_attacks.)"""
     result, target = tampered_run(xip_elf, tmp_path, tags, tamper)
     assert result.outcome == "bus_error" and result.code == outcome.BUS_ERROR, result.console
     assert boot_record(result)["status"] == "ok" and not result.records_of("xip_soc")
     match = re.search(r"\*\*\* bus error: master \d+ address 0x([0-9a-f]{8})", result.console)
     assert match, result.console
     failed = int(match.group(1), 16)
-    if tamper == "table-version":  # every line of the context fails: the first fetched from it stops the run
-        assert failed & 0x7FFFFFFF >= image.FLASH_WINDOW
-    else:
-        assert (failed & 0x7FFFFFFF) - image.FLASH_WINDOW >> 5 == target >> 5, hex(failed)
+    assert (failed & 0x7FFFFFFF) - image.FLASH_WINDOW >> 5 == target >> 5, hex(failed)
 
 
 def test_image_from_the_doc_script_boots(xip_elf: Path, tmp_path: Path) -> None:
@@ -356,3 +356,176 @@ def test_integrity_failure_seen_from_software(tmp_path: Path, tags: str) -> None
     # The same line failing again is not another failure: no overflow, the address held.
     assert (rec["fail2"], rec["overflow2"], rec["addr2"], rec["bus_pending2"]) == (1, 0, target, 1)
     assert rec["cleared"] == 0 and rec["irqs_after_clear"] == 1
+
+
+# --- The key table as an attacker sees it (issue 45: k1-k4 and the other cases) ----------------
+# The attacker can write every byte of the flash but does not know the part's KEK: all they can
+# put in a table entry is a genuine blob (anywhere), a changed one, or one wrapped under a KEK of
+# their own. Every such table ends at boot, before the first flash instruction, with the unwrap
+# failure's status; the OTP policy and minimum version cases end with their own.
+ATTACKER_KEK = bytes(range(0xA0, 0xB0))
+POLICY_ON = (("integ_req", 1),)
+
+
+def entry_offset(desc: image.Description, slot: int) -> int:
+    return desc.key_table + image.TABLE_HEADER + image.TABLE_ENTRY * slot
+
+
+def forged_table(desc: image.Description, fields: list[image.ContextFields]) -> bytes:
+    """A well-formed table of blobs wrapped under the attacker's KEK."""
+    header = image.TABLE_MAGIC + struct.pack("<III", image.TABLE_VERSION, len(fields), 0)
+    return header + b"".join(f.blob(ATTACKER_KEK) for f in fields)
+
+
+def attacked_image(xip_elf: Path, tmp_path: Path, attack: str) -> tuple[Path, bytes, int]:
+    """An integrity image of the self test (separate tags, ciphertext at its own address) changed
+    the way `attack` says; returns the flash file, the part's KEK and main()'s flash offset."""
+    rng = random.Random(f"attack-{attack}")
+    kek = rng.randbytes(16)
+    layout = image.xip_layout(xip_elf)
+    data = integrity_description(rng, layout, kek, "separate")
+    if attack in ("copied-slot", "overlap"):  # two contexts, so a blob can move between them
+        lo, hi = layout.program_span
+        mid = lo + (hi - lo) // 2 // image.REGION_ALIGN * image.REGION_ALIGN
+        base = {**data["context"][0], "lock": False}
+        data["context"] = [{**base, "start": lo, "end": mid, "tag_base": hi},
+                           {**base, "start": mid, "end": hi, "tag_base": hi + (mid - lo) // image.LINE * image.TAG,
+                            "key": rng.randbytes(16).hex(), "nonce": rng.randbytes(8).hex()}]
+    desc_path = tmp_path / f"{attack}.toml"
+    desc = image.write_description(desc_path, data)
+    flash = tmp_path / f"{attack}.bin"
+    image.encrypt(xip_elf, desc_path, flash)
+    raw = bytearray(flash.read_bytes())
+    main = symbol_offset(xip_elf, "main")
+    (ctx,) = [c for c in desc.contexts if c.start <= main < c.end]
+    genuine = ctx.fields
+    e0 = entry_offset(desc, 0)
+    as_ctr = replace(genuine, flags=image.FLAG_ENABLE)
+    if attack == "k1":  # INTEG cleared: the flag's byte of the description changed in the blob
+        raw[e0 + 8 + 48 + 3] ^= image.FLAG_INTEGRITY
+    elif attack == "k1-rewrapped":  # the same context described as plain CTR, wrapped anew
+        raw[desc.key_table:desc.table_end] = forged_table(desc, [as_ctr])
+    elif attack == "k2":  # k1 and an XOR patch of main's CTR ciphertext (its tag left as it was)
+        raw[desc.key_table:desc.table_end] = forged_table(desc, [as_ctr])
+        raw[main] ^= 0x10
+    elif attack == "k3":  # END shortened to before main, main's code written in clear
+        end = main // image.REGION_ALIGN * image.REGION_ALIGN
+        raw[desc.key_table:desc.table_end] = forged_table(desc, [replace(genuine, end=end)])
+        segments = image.load_firmware(xip_elf, desc)
+        (base, code), = [(o, d) for o, d in segments.items() if o <= main < o + len(d)]
+        raw[end:ctx.end] = code[end - base:ctx.end - base].ljust(ctx.end - end, b"\xff")
+    elif attack == "k4":  # an extra context 0 before the genuine entry, reusing its blob
+        blob = bytes(raw[e0:e0 + image.TABLE_ENTRY])
+        raw[desc.key_table + 8:desc.key_table + 12] = (2).to_bytes(4, "little")
+        raw[e0:e0 + 2 * image.TABLE_ENTRY] = blob + blob
+    elif attack == "copied-slot":  # context 0's genuine blob in slot 1 as well
+        raw[entry_offset(desc, 1):entry_offset(desc, 2)] = raw[e0:e0 + image.TABLE_ENTRY]
+    elif attack == "overlap":  # context 1 stretched over context 0's region
+        second = desc.contexts[1].fields
+        raw[entry_offset(desc, 1):entry_offset(desc, 2)] = replace(second, start=desc.contexts[0].start).blob(
+            ATTACKER_KEK)
+    elif attack == "tag-base":  # the tag base's byte of the description changed in the blob
+        raw[e0 + 8 + 56 + 2] ^= 0x01
+    else:
+        raise AssertionError(attack)
+    flash.write_bytes(bytes(raw))
+    return flash, kek, main
+
+
+@pytest.mark.parametrize("policy", [(), POLICY_ON], ids=["policy-off", "policy-on"])
+@pytest.mark.parametrize("attack", ["k1", "k1-rewrapped", "k2", "k3", "k4", "copied-slot", "overlap", "tag-base"])
+def test_key_table_attacks(xip_elf: Path, tmp_path: Path, attack: str, policy: tuple[tuple[str, int], ...]) -> None:
+    """Issue 45's k1-k4 and the other table attacks: the boot stops with the unwrap failure's
+    status (0xE1) before any flash instruction runs, with or without the OTP policy."""
+    flash, kek, _ = attacked_image(xip_elf, tmp_path, attack)
+    result = run(soc.build_model(soc.load_config(CONFIG)), xip_elf, max_cycles=MAX_CYCLES, flash_image=flash,
+                 kek=kek, otp=policy)
+    assert result.status == "exit" and result.code == firmware.XIP_BOOT_EXIT["unwrap"], result.console
+    assert boot_record(result)["status"] == "unwrap-error" and not result.records_of("xip_soc")
+    assert result.cycles < BOOT_FAILURE_CYCLES
+
+
+def test_rollback_below_the_otp_minimum(xip_elf: Path, tmp_path: Path) -> None:
+    """A complete, genuine image of version 9 on a part whose OTP minimum is 10 stops at boot
+    (0xE7); at minimum 9 it boots, and the boot's anti-rollback step leaves the minimum at 9."""
+    rng = random.Random(45)
+    kek = rng.randbytes(16)
+    desc_path = tmp_path / "v9.toml"
+    image.write_description(desc_path, integrity_description(rng, image.xip_layout(xip_elf), kek, "separate"))
+    result, line = go(desc_path, otp=(("min_version", 10),))
+    assert result.status == "exit" and result.code == firmware.XIP_BOOT_EXIT["version"], f"{line}\n{result.console}"
+    rec = boot_record(result)
+    assert rec["status"] == "rollback" and rec["key_valid"] == 0 and rec["min_version"] == 10
+    assert not result.records_of("xip_soc") and result.cycles < BOOT_FAILURE_CYCLES
+    result, line = go(desc_path, otp=(("min_version", 9),))
+    passed(result, line)
+    assert boot_record(result)["min_version"] == 9
+
+
+@pytest.mark.parametrize("tags", image.LAYOUTS)
+def test_policy_boots_integrity_images(xip_elf: Path, tmp_path: Path, tags: str) -> None:
+    """With the OTP policy the self test runs from an integrity image: every fetch it makes is
+    inside an armed integrity context."""
+    rng = random.Random(f"policy-{tags}")
+    kek = rng.randbytes(16)
+    desc_path = tmp_path / "integ.toml"
+    image.write_description(desc_path, integrity_description(rng, image.xip_layout(xip_elf), kek, tags))
+    result, line = go(desc_path, otp=POLICY_ON)
+    passed(result, line)
+    assert boot_record(result)["status"] == "ok" and boot_record(result)["integ_required"] == 1
+
+
+@pytest.mark.parametrize("kind", ["ctr", "plaintext", "no-image"])
+def test_policy_refuses_images_without_integrity(xip_elf: Path, tmp_path: Path, kind: str) -> None:
+    """With the OTP policy a CTR-only context is not armed, and a table without contexts or an
+    erased one leaves nothing to run from: each stops at boot with the policy's status (0xE8).
+    Without the policy the same images boot (test_encrypted_image, test_plaintext_image,
+    test_no_image_boots_plaintext)."""
+    rng = random.Random(f"refuse-{kind}")
+    kek = rng.randbytes(16)
+    desc_path = tmp_path / f"{kind}.toml"
+    data = {"ctr": random_description(rng, image.xip_layout(xip_elf), kek),
+            "plaintext": {"kek": kek.hex(), "key_table": 0}}.get(kind)
+    if data is not None:
+        image.write_description(desc_path, data)
+    result, line = go(desc_path if data is not None else None, otp=POLICY_ON)
+    assert result.status == "exit" and result.code == firmware.XIP_BOOT_EXIT["policy"], f"{line}\n{result.console}"
+    rec = boot_record(result)
+    assert rec["status"] == "policy" and rec["active"] == 0 and rec["integ_required"] == 1
+    assert not result.records_of("xip_soc") and result.cycles < BOOT_FAILURE_CYCLES
+
+
+def test_policy_refuses_code_outside_the_contexts(xip_elf: Path, tmp_path: Path) -> None:
+    """The key holder's own mistake, or a plaintext patch where no context reaches: a genuine
+    integrity context over the program's last kilobyte only, main() in clear below it. Without
+    the policy it runs; with it the first fetch outside the context ends in the platform's bus
+    error before main() runs."""
+    layout = image.xip_layout(xip_elf)
+    lo, hi = layout.program_span
+    main = symbol_offset(xip_elf, "main")
+    assert main < hi - image.REGION_ALIGN
+    rng = random.Random(46)
+    kek = rng.randbytes(16)
+    data = integrity_description(rng, layout, kek, "separate")
+    data["context"] = [{**data["context"][0], "start": hi - image.REGION_ALIGN, "end": hi, "tag_base": hi}]
+    desc_path = tmp_path / "partial.toml"
+    image.write_description(desc_path, data)
+    result, line = go(desc_path)
+    passed(result, line)
+    result, line = go(desc_path, otp=POLICY_ON)
+    assert result.outcome == "bus_error" and result.code == outcome.BUS_ERROR, f"{line}\n{result.console}"
+    assert boot_record(result)["status"] == "ok" and not result.records_of("xip_soc")
+    match = re.search(r"\*\*\* bus error: master \d+ address 0x([0-9a-f]{8})", result.console)
+    assert match, result.console
+    failed = (int(match.group(1), 16) & 0x7FFFFFFF) - image.FLASH_WINDOW
+    assert lo <= failed < hi - image.REGION_ALIGN, hex(failed)
+
+
+def test_harness_refuses_bad_fuses(xip_elf: Path) -> None:
+    """aesoc-sim's OTP options take a fuse's values only, with a message naming the option."""
+    sim = soc.build_model(soc.load_config(CONFIG))
+    for args, message in ((["--otp-integ-req", "2"], "--otp-integ-req is a fuse: 0 or 1"),
+                          (["--otp-min-version", "0x100000000"], "--otp-min-version needs a 32-bit value"),
+                          (["--otp-min-version", "ten"], "bad number for --otp-min-version")):
+        proc = subprocess.run([str(sim), *args, str(xip_elf)], capture_output=True, text=True, timeout=60)
+        assert proc.returncode == outcome.HARNESS_ERROR and message in proc.stderr, proc.stderr

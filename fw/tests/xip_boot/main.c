@@ -9,8 +9,8 @@
  *    two-block example;
  *  - a ramp table in flash (word i holds i) reads back through the cached and the uncached view
  *    with 8-, 16- and 32-bit loads, across every 1 KB context boundary it spans;
- *  - each locked context ignores writes to its registers and refuses an unwrap, and still
- *    decrypts afterwards.
+ *  - after the boot's LOCK, every armed context ignores writes to its registers and refuses
+ *    its own blob again, and still decrypts afterwards; locked ones read back their LOCK.
  */
 #include <string.h>
 
@@ -83,37 +83,39 @@ static void probe(uint32_t start, uint32_t end, uint32_t out[2 * PROBE_WORDS]) {
   }
 }
 
-/* Every locked context of the key table: writes ignored, unwrap refused, and its region reads
- * (decrypts) the same before and after the attempts. */
-static unsigned check_locked_contexts(void) {
-  const volatile uint32_t *table = AESOC_UNCACHED(__xip_key_table);
-  if (table[0] == 0xFFFFFFFFu) return 0; /* plaintext boot: no table */
-  unsigned checked = 0;
-  for (uint32_t c = 0; c < table[2]; c++) {
-    const volatile uint32_t *e = table + XIP_TABLE_HEADER_WORDS + XIP_TABLE_ENTRY_WORDS * c;
-    if (!(e[XIP_ENTRY_FLAGS] & XIP_CTX_LOCK)) continue;
-    uint32_t start = XIP_CTX(c, START), end = XIP_CTX(c, END);
-    AESOC_CHECK(start == e[XIP_ENTRY_START] && end == e[XIP_ENTRY_END]);
+/* Every armed context, after the boot's LOCK: writes ignored, any unwrap refused, and its region
+ * reads (decrypts) the same before and after the attempts. The key table is not read: with the
+ * OTP integrity policy nothing outside the armed contexts is served any more. Returns the number
+ * of contexts whose own LOCK (the blob's flag) is set. */
+static unsigned check_frozen_contexts(void) {
+  AESOC_CHECK(XIP(LOCK) & XIP__LOCK__LOCK_bm);
+  const uint32_t armed = (XIP(OTFAD_STATUS) & XIP__OTFAD_STATUS__KEY_VALID_bm) >> XIP__OTFAD_STATUS__KEY_VALID_bp;
+  const uint32_t blob[XIP_BLOB_WORDS] = {0};
+  unsigned locked = 0;
+  for (uint32_t c = 0; c < 4; c++) {
+    if (!(armed & (1u << c))) continue;
+    uint32_t ctrl = XIP_CTX(c, CTRL), start = XIP_CTX(c, START), end = XIP_CTX(c, END);
+    uint32_t nonce0 = XIP_CTX(c, NONCE[0]);
     uint32_t before[2 * PROBE_WORDS], after[2 * PROBE_WORDS];
     probe(start, end, before);
     XIP_CTX(c, CTRL) = 0;  /* would disable it */
     XIP_CTX(c, START) = 0; /* would move it */
-    XIP_CTX(c, NONCE[0]) = ~e[XIP_ENTRY_NONCE];
-    AESOC_CHECK(XIP_CTX(c, START) == start);
+    XIP_CTX(c, NONCE[0]) = ~nonce0;
+    AESOC_CHECK(XIP_CTX(c, CTRL) == ctrl && XIP_CTX(c, START) == start && XIP_CTX(c, NONCE[0]) == nonce0);
     AESOC_CHECK(XIP(OTFAD_STATUS) & (1u << (XIP__OTFAD_STATUS__ACTIVE_bp + c)));
-    AESOC_CHECK(xip_unwrap(AESOC_XIP_BASE, c, XIP_KEY_DEC, e) == XIP_ERR_LOCKED);
+    AESOC_CHECK(xip_unwrap_context(AESOC_XIP_BASE, c, blob) == XIP_ERR_LOCKED);
     AESOC_CHECK(XIP(OTFAD_STATUS) & (1u << (XIP__OTFAD_STATUS__KEY_VALID_bp + c)));
     probe(start, end, after);
     AESOC_CHECK(memcmp(before, after, sizeof before) == 0);
-    checked++;
+    locked += (ctrl & XIP__CTX_RF__CTRL__LOCK_bm) != 0;
   }
-  if (checked) {
+  if (armed) {
     /* Read everything again from the flash, not from the caches. */
     xip_flush(AESOC_XIP_BASE);
     aesoc_dcache_invalidate();
     AESOC_CHECK(ramp_all_errors() == 0);
   }
-  return checked;
+  return locked;
 }
 
 int main(void) {
@@ -135,7 +137,7 @@ int main(void) {
 
   unsigned ramp_bad = ramp_all_errors();
   AESOC_CHECK(ramp_bad == 0);
-  unsigned locked = check_locked_contexts();
+  unsigned locked = check_frozen_contexts();
 
   aesoc_rec_begin("xip_soc");
   aesoc_rec_u64("main", (uintptr_t)&main);

@@ -44,6 +44,8 @@ module xip #(
   /* verilator tracing_off */
   input  wire logic [127:0] otp_kek_i,
   /* verilator tracing_on */
+  input  wire logic         otp_integ_req_i,    // OTP policy: integrity required
+  input  wire logic [31:0]  otp_min_version_i,  // OTP anti-rollback minimum version
 
   output logic              flash_sck_o,
   output logic              flash_cs_no,
@@ -67,6 +69,7 @@ module xip #(
   logic        reg_rd_ack, reg_rd_err, reg_wr_ack, reg_wr_err;
   logic [11:0] reg_addr;
   logic [31:0] reg_wr_data, reg_wr_biten, reg_rd_data;
+  logic unused_reg_abort;  // the core answers every register access at once: nothing to abandon
 
   // The aesoc crossbar raises STB only at the selected slave (reg_bridge_wbc says why).
   reg_bridge_wbc #(.CycGated(1'b0)) u_bridge (
@@ -84,6 +87,7 @@ module xip #(
     .reg_addr_o         (reg_addr),
     .reg_wr_data_o      (reg_wr_data),
     .reg_wr_biten_o     (reg_wr_biten),
+    .reg_abort_o        (unused_reg_abort),
     .reg_req_stall_wr_i (reg_req_stall_wr),
     .reg_req_stall_rd_i (reg_req_stall_rd),
     .reg_rd_ack_i       (reg_rd_ack),
@@ -119,6 +123,8 @@ module xip #(
     .reg_wr_ack_o       (reg_wr_ack),
     .reg_wr_err_o       (reg_wr_err),
     .otp_kek_i          (otp_kek_i),
+    .otp_integ_req_i    (otp_integ_req_i),
+    .otp_min_version_i  (otp_min_version_i),
     .flash_sck_o        (flash_sck_o),
     .flash_cs_no        (flash_cs_no),
     .flash_io_o         (flash_io_o),

@@ -81,6 +81,8 @@ module xip_axi #(
   /* verilator tracing_off */
   input  wire logic [127:0]       otp_kek_i,
   /* verilator tracing_on */
+  input  wire logic               otp_integ_req_i,    // OTP policy: integrity required
+  input  wire logic [31:0]        otp_min_version_i,  // OTP anti-rollback minimum version
 
   output logic                    flash_sck_o,
   output logic                    flash_cs_no,
@@ -100,6 +102,7 @@ module xip_axi #(
   logic          reg_rd_ack, reg_rd_err, reg_wr_ack, reg_wr_err;
   logic [xip_reg_pkg::XIP_REG_MIN_ADDR_WIDTH-1:0] reg_addr;
   logic [31:0]   reg_wr_data, reg_wr_biten, reg_rd_data;
+  logic unused_reg_abort;  // the core answers every register access at once: nothing to abandon
   logic          win_req, win_ack, win_err;
   logic [AW-1:0] win_addr;
   logic [31:0]   win_rdata;
@@ -136,6 +139,7 @@ module xip_axi #(
     .reg_addr_o         (reg_addr),
     .reg_wr_data_o      (reg_wr_data),
     .reg_wr_biten_o     (reg_wr_biten),
+    .reg_abort_o        (unused_reg_abort),
     .reg_req_stall_wr_i (reg_req_stall_wr),
     .reg_req_stall_rd_i (reg_req_stall_rd),
     .reg_rd_ack_i       (reg_rd_ack),
@@ -208,6 +212,8 @@ module xip_axi #(
     .reg_wr_ack_o       (reg_wr_ack),
     .reg_wr_err_o       (reg_wr_err),
     .otp_kek_i          (otp_kek_i),
+    .otp_integ_req_i    (otp_integ_req_i),
+    .otp_min_version_i  (otp_min_version_i),
     .flash_sck_o        (flash_sck_o),
     .flash_cs_no        (flash_cs_no),
     .flash_io_o         (flash_io_o),

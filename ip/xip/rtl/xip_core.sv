@@ -51,12 +51,16 @@ module xip_core #(
   input  wire logic [3:0]                         ctx_layout_i,
   input  wire logic [4*32-1:0]                    ctx_version_i,
   input  wire logic [4*21-1:0]                    ctx_tagbase_i,
+  // OTP policy in force: a read outside every usable integrity context ends in ERR.
+  input  wire logic                               integ_only_i,
+  // Key stores (one unwrap writes both): key_ok_i / mac_ok_i store a key, else erase it.
   input  wire logic                               key_we_i,
-  input  wire logic                               mac_we_i,
   input  wire logic [1:0]                         key_ctx_i,
   input  wire logic                               key_ok_i,
+  input  wire logic                               mac_ok_i,
   /* verilator tracing_off */
   input  wire logic [127:0]                       key_i,
+  input  wire logic [127:0]                       mac_key_i,
   /* verilator tracing_on */
   output logic      [3:0]                         key_valid_o,
   output logic      [3:0]                         ctx_active_o,
@@ -123,7 +127,7 @@ module xip_core #(
   // While the line engine owns the stream, only a read of the line it fetches waits; a plain
   // stream never waits for words of an integrity context (OTFAD holds it at their border).
   assign hit        = req_i && !flush_i && rel < (AW + 1)'(cnt_q);
-  assign err        = req_i && !flush_i && !hit && (eng_fault || eng_poison);
+  assign err        = req_i && !flush_i && !hit && (eng_fault || eng_poison || (integ_only_i && !eng_integ));
   assign pending    = req_i && !flush_i && !hit && !err
                    && (eng_run ? eng_wait : active_q && !eng_integ && ahead < (AW + 1)'(WAIT_WORDS));
   assign miss       = req_i && !flush_i && !hit && !err && !pending;
@@ -279,10 +283,10 @@ module xip_core #(
       .ctx_en_o         (otfad_en),
       .armed_o          (armed),
       .bad_cfg_o        (bad_cfg_o),
-      .mac_we_i         (mac_we_i),
+      .mac_we_i         (key_we_i),
       .key_ctx_i        (key_ctx_i),
-      .key_ok_i         (key_ok_i),
-      .key_i            (key_i),
+      .key_ok_i         (mac_ok_i),
+      .key_i            (mac_key_i),
       .mac_valid_o      (mac_valid_o),
       .req_addr_i       (req_addr_i),
       .req_integ_o      (eng_integ),
@@ -337,7 +341,7 @@ module xip_core #(
     assign eng_fail_addr = '0;
     assign integ_idle    = 1'b1;
     logic unused_integ;
-    assign unused_integ = ^{ctx_integ_i, ctx_layout_i, ctx_version_i, ctx_tagbase_i, mac_we_i};
+    assign unused_integ = ^{ctx_integ_i, ctx_layout_i, ctx_version_i, ctx_tagbase_i, mac_ok_i, mac_key_i};
   end
 
   // Failures for INTEG_STATUS: a line that failed its check, or a read that ended in ERR.

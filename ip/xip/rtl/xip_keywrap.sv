@@ -1,38 +1,49 @@
 // SPDX-License-Identifier: Apache-2.0
-// RFC 3394 AES key unwrap of one 128-bit key under the OTP key-encryption key.
+// RFC 3394 AES key unwrap of a Blocks x 64-bit plaintext under the OTP key-encryption key.
 `default_nettype none
 
-// Input: the 24-byte wrapped blob C0 || C1 || C2 (C0 = blob bytes 0..7 in bits [191:128], byte 0
-// most significant). RFC 3394 section 2.2.2, index form, with n = 2:
+// Input: the wrapped blob C0 || C1 || ... || Cn, n = Blocks (C0 = blob bytes 0..7 in the top
+// bits, byte 0 most significant). RFC 3394 section 2.2.2, index form:
 //
-//   A = C0, R1 = C1, R2 = C2
-//   for j = 5 down to 0, for i = 2 down to 1:
-//     B = AES-1(KEK, (A ^ t) || Ri), t = 2j + i;  A = MSB64(B);  Ri = LSB64(B)
-//   key = R1 || R2 if A == A6A6A6A6A6A6A6A6, else an integrity failure.
+//   A = C0, Ri = Ci
+//   for j = 5 down to 0, for i = n down to 1:
+//     B = AES-1(KEK, (A ^ t) || Ri), t = n * j + i;  A = MSB64(B);  Ri = LSB64(B)
+//   P = R1 || ... || Rn if A == A6A6A6A6A6A6A6A6, else an integrity failure.
 //
-// Twelve decryptions on a decrypt-capable AES-128 core (its own instance: the keystream core is
+// t runs from 6n down to 1, one step per decryption, so a single step counter gives it. R is one
+// shift register: the block in use is always its last one, and each result enters at the top
+// while the others move down one place, so after n steps (and after all 6n) every Ri is back
+// where it started. No multiplexer picks Ri: the only logic per step is the XOR of t into A.
+//
+// 6n decryptions on a decrypt-capable AES-128 core (its own instance: the keystream core is
 // encrypt-only and never waits for an unwrap). Time per unwrap with RoundsPerCycle = 1: one key
-// load, ten cycles of decryption-key derivation, then 12 x 12 cycles: about 160 cycles. done_o
-// pulses for one cycle with ok_o and, only if ok, the key on key_o; then every register that saw
-// key material (A, R1, R2 and the AES core) is zeroised.
-module xip_keywrap (
-  input  wire logic         clk_i,
-  input  wire logic         rst_ni,
+// load, ten cycles of decryption-key derivation, then 6n x 12 cycles (n = 8, a context
+// description: about 590 cycles). done_o pulses for one cycle with ok_o and, only if ok, the
+// plaintext on data_o; then every register that saw key material (A, R and the AES core) is
+// zeroised.
+module xip_keywrap #(
+  parameter int unsigned Blocks = 8   // 64-bit plaintext blocks (RFC 3394 n, 2..10)
+) (
+  input  wire logic                      clk_i,
+  input  wire logic                      rst_ni,
   /* verilator tracing_off */
-  input  wire logic [127:0] kek_i,    // byte 0 in bits [127:120]
+  input  wire logic [127:0]              kek_i,    // byte 0 in bits [127:120]
   /* verilator tracing_on */
-  input  wire logic         start_i,  // ignored while busy_o
-  input  wire logic [191:0] blob_i,
-  output logic              busy_o,
-  output logic              done_o,
-  output logic              ok_o,
+  input  wire logic                      start_i,  // ignored while busy_o
+  input  wire logic [64*(Blocks+1)-1:0]  blob_i,
+  output logic                           busy_o,
+  output logic                           done_o,
+  output logic                           ok_o,
   /* verilator tracing_off */
-  output logic [127:0]      key_o,
+  output logic      [64*Blocks-1:0]      data_o,   // P1 in the top bits
   /* verilator tracing_on */
-  output logic              idle_o    // no register would change at this edge
+  output logic                           idle_o    // no register would change at this edge
 );
 
-  localparam logic [63:0] IV = 64'hA6A6_A6A6_A6A6_A6A6;
+  localparam logic [63:0] IV    = 64'hA6A6_A6A6_A6A6_A6A6;
+  localparam int unsigned RW    = 64 * Blocks;
+  localparam int unsigned STEPS = 6 * Blocks;
+  localparam int unsigned SW    = $clog2(STEPS + 1);
 
   typedef enum logic [2:0] {
     ST_IDLE  = 3'd0,
@@ -45,11 +56,11 @@ module xip_keywrap (
 
   state_e       state_q, state_d;
   /* verilator tracing_off */
-  logic [63:0]  a_q, a_d, r1_q, r1_d, r2_q, r2_d;
+  logic [63:0]  a_q, a_d;
+  logic [RW-1:0] r_q, r_d;    // R1 on top; the step's Ri is r_q[63:0]
   /* verilator tracing_on */
-  logic [2:0]   j_q, j_d;
-  logic         i2_q, i2_d;   // i = 2 (else i = 1)
-  logic [7:0]   t;
+  logic [SW-1:0] s_q, s_d;    // steps left after this one: t = s_q + 1
+  logic [63:0]  t;
 
   logic         aes_clear, aes_key_we, aes_key_ready, aes_in_valid, aes_in_ready;
   logic         aes_out_valid, aes_busy;
@@ -57,16 +68,14 @@ module xip_keywrap (
   logic [127:0] aes_in, aes_out;
   /* verilator tracing_on */
 
-  assign t      = {4'b0, j_q, 1'b0} + (i2_q ? 8'd2 : 8'd1);
-  assign aes_in = {a_q ^ {56'b0, t}, i2_q ? r2_q : r1_q};
+  assign t      = 64'(s_q) + 64'd1;
+  assign aes_in = {a_q ^ t, r_q[63:0]};
 
   always_comb begin
     state_d      = state_q;
     a_d          = a_q;
-    r1_d         = r1_q;
-    r2_d         = r2_q;
-    j_d          = j_q;
-    i2_d         = i2_q;
+    r_d          = r_q;
+    s_d          = s_q;
     aes_clear    = 1'b0;
     aes_key_we   = 1'b0;
     aes_in_valid = 1'b0;
@@ -74,11 +83,9 @@ module xip_keywrap (
     unique case (state_q)
       ST_IDLE: begin
         if (start_i) begin
-          a_d        = blob_i[191:128];
-          r1_d       = blob_i[127:64];
-          r2_d       = blob_i[63:0];
-          j_d        = 3'd5;
-          i2_d       = 1'b1;
+          a_d        = blob_i[RW +: 64];
+          r_d        = blob_i[RW-1:0];
+          s_d        = SW'(STEPS - 1);
           aes_key_we = 1'b1;
           state_d    = ST_KEY;
         end
@@ -96,20 +103,10 @@ module xip_keywrap (
       end
       ST_WAIT: begin
         if (aes_out_valid) begin
-          a_d = aes_out[127:64];
-          if (i2_q) begin
-            r2_d = aes_out[63:0];
-          end else begin
-            r1_d = aes_out[63:0];
-          end
-          i2_d    = ~i2_q;
-          state_d = ST_ISSUE;
-          if (!i2_q) begin
-            j_d = j_q - 3'd1;
-            if (j_q == 3'd0) begin
-              state_d = ST_DONE;
-            end
-          end
+          a_d     = aes_out[127:64];
+          r_d     = {aes_out[63:0], r_q[RW-1:64]};
+          s_d     = s_q - 1'b1;
+          state_d = (s_q == '0) ? ST_DONE : ST_ISSUE;
         end
       end
       ST_DONE: begin
@@ -119,8 +116,7 @@ module xip_keywrap (
       ST_CLEAR: begin
         aes_clear = 1'b1;
         a_d       = '0;
-        r1_d      = '0;
-        r2_d      = '0;
+        r_d       = '0;
         state_d   = ST_IDLE;
       end
       default: begin
@@ -133,17 +129,13 @@ module xip_keywrap (
     if (!rst_ni) begin
       state_q <= ST_IDLE;
       a_q     <= '0;
-      r1_q    <= '0;
-      r2_q    <= '0;
-      j_q     <= '0;
-      i2_q    <= 1'b0;
+      r_q     <= '0;
+      s_q     <= '0;
     end else begin
       state_q <= state_d;
       a_q     <= a_d;
-      r1_q    <= r1_d;
-      r2_q    <= r2_d;
-      j_q     <= j_d;
-      i2_q    <= i2_d;
+      r_q     <= r_d;
+      s_q     <= s_d;
     end
   end
 
@@ -174,9 +166,9 @@ module xip_keywrap (
 
   assign busy_o = state_q != ST_IDLE;
   assign ok_o   = (state_q == ST_DONE) && (a_q == IV);
-  assign key_o  = ok_o ? {r1_q, r2_q} : 128'h0;
+  assign data_o = ok_o ? r_q : '0;
 
-  // Simulation clock gating: ST_IDLE without start_i holds A, R1, R2, j, i and gives the AES core
+  // Simulation clock gating: ST_IDLE without start_i holds A, R, the step count and gives the AES core
   // nothing (no clear, key or block), which then stays as it is if it is empty.
   assign idle_o = (state_q == ST_IDLE) && !start_i && !aes_busy;
 

@@ -8,6 +8,13 @@
 //   reg_*  the register file generated from data/xip.rdl: peakrdl-regblock's passthrough CPU
 //          interface (ip/xip/README.md), acknowledged in the request cycle.
 // otp_kek_i is the key-encryption key from OTP: it only ever reaches the unwrap engine.
+// otp_integ_req_i and otp_min_version_i are the OTP policy fuses (POLICY, MIN_VERSION).
+//
+// A context is armed only by an unwrap: the blob is the RFC 3394 wrap of the context's whole
+// description (keys, nonce, bounds, flags, version, tag base and its slot number), and the
+// registers of the context are loaded from what the unwrap returns, never from software. While
+// the context holds a key its registers ignore writes, so what decrypts and checks a region is
+// exactly what the blob's author wrote (docs/xip.md, "The key table").
 module xip_periph #(
   parameter int unsigned FlashBytes       = 16 * 1024 * 1024,  // power of two, at most 16 MB
   parameter int unsigned PrefetchWords    = 16,                // 16 words = 2 x 32-byte lines
@@ -39,6 +46,8 @@ module xip_periph #(
   /* verilator tracing_off */
   input  wire logic [127:0] otp_kek_i,
   /* verilator tracing_on */
+  input  wire logic         otp_integ_req_i,    // integrity required (fuse)
+  input  wire logic [31:0]  otp_min_version_i,  // anti-rollback minimum version (fuse)
 
   output logic              flash_sck_o,
   output logic              flash_cs_no,
@@ -58,9 +67,9 @@ module xip_periph #(
   logic         cfg_cont;
   logic [3:0]   cfg_mod;
   logic         ctrl_flush, ctrl_clr_stats;
-  logic [191:0] blob_le;
+  logic [575:0] blob_le;
   logic [1:0]   unwrap_ctx;
-  logic         unwrap_go, unwrap_key;
+  logic         unwrap_go, glock;
   logic [3:0]   ctx_en, ctx_lock, ctx_integ, ctx_layout;
   logic [127:0] ctx_version;
   logic [83:0]  ctx_tagbase;
@@ -68,6 +77,7 @@ module xip_periph #(
   logic [59:0]  ctx_end;
   logic [255:0] nonce_le, nonce;
   logic [27:0]  ctx_mod;
+  logic [3:0]   ctx_ro, arm_ctx;
 
   // Core.
   logic         core_busy, core_cont, stat_hit, stat_wait, stat_miss;
@@ -77,16 +87,22 @@ module xip_periph #(
   logic [23:0]  integ_addr, fail_addr_q;
   logic [31:0]  hits_q, waits_q, misses_q;
 
-  // Unwrap.
+  // Unwrap of a context description (docs/xip.md): P1..P8, byte 0 of P1 on top.
   logic         kw_start, kw_busy, kw_done, kw_ok;
   /* verilator tracing_off */
-  logic [127:0] kw_key;
+  logic [511:0] kw_data;
+  logic [127:0] d_key, d_mac;
   /* verilator tracing_on */
-  logic [191:0] blob;
+  logic [63:0]  d_nonce;
+  logic [31:0]  d_start, d_end, d_flags, d_version, d_tagbase, d_slot;
+  logic         d_slot_ok, d_version_ok, d_policy_ok, arm;
+  logic [575:0] blob;
   logic [1:0]   kw_ctx_q;
-  logic         kw_mac_q;   // the running unwrap loads the MAC key
   logic         lock_err_set;
   logic         flush;
+
+  // Anti-rollback minimum: the OTP value, raised (never lowered) by MIN_VERSION_RAISE.
+  logic [31:0]  min_q, min_d;
 
   // Simulation clock gating.
   logic         kw_idle, core_idle, reg_req_q;
@@ -123,7 +139,7 @@ module xip_periph #(
   assign ctrl_clr_stats = hwif_out.CTRL.clr_stats.value;
   assign unwrap_ctx     = hwif_out.UNWRAP.ctx.value;
   assign unwrap_go      = hwif_out.UNWRAP.go.value;
-  assign unwrap_key     = hwif_out.UNWRAP.key.value;
+  assign glock          = hwif_out.LOCK.lock.value;
 
   assign hwif_in.STATUS.busy.next                = core_busy;
   assign hwif_in.STATUS.cont.next                = core_cont;
@@ -131,8 +147,12 @@ module xip_periph #(
   assign hwif_in.WAITS.count.next                = waits_q;
   assign hwif_in.MISSES.count.next               = misses_q;
   assign hwif_in.OTFAD_STATUS.busy.next          = kw_busy | unwrap_go;
-  assign hwif_in.OTFAD_STATUS.unwrap_err.hwset   = kw_done & ~kw_ok;
+  assign hwif_in.OTFAD_STATUS.unwrap_err.hwset   = kw_done & ~(kw_ok & d_slot_ok);
   assign hwif_in.OTFAD_STATUS.lock_err.hwset     = lock_err_set;
+  assign hwif_in.OTFAD_STATUS.version_err.hwset  = kw_done & kw_ok & d_slot_ok & ~d_version_ok;
+  assign hwif_in.OTFAD_STATUS.policy_err.hwset   = kw_done & kw_ok & d_slot_ok & d_version_ok & ~d_policy_ok;
+  assign hwif_in.POLICY.integ_req.next           = otp_integ_req_i;
+  assign hwif_in.MIN_VERSION.data.next           = min_d;  // a raise reads back at once
   assign hwif_in.OTFAD_STATUS.key_valid.next     = key_valid;
   assign hwif_in.OTFAD_STATUS.active.next        = ctx_active;
   assign hwif_in.OTFAD_STATUS.mac_valid.next     = mac_valid;
@@ -159,7 +179,7 @@ module xip_periph #(
     end
   end
 
-  for (genvar i = 0; i < 6; i++) begin : gen_blob_regs
+  for (genvar i = 0; i < 18; i++) begin : gen_blob_regs
     assign blob_le[32 * i +: 32] = hwif_out.KEYBLOB[i].data.value;
   end
   // Context c: CTRL (en, integ, layout), START, END, NONCE[0], NONCE[1], VERSION, TAGBASE
@@ -184,40 +204,64 @@ module xip_periph #(
                                           hwif_out.CTX[c].CTRL.en.swmod
                                           | hwif_out.CTX[c].CTRL.integ.swmod
                                           | hwif_out.CTX[c].CTRL.layout.swmod};
-    assign hwif_in.CTX[c].CTRL.en.swwel         = ctx_lock[c];
-    assign hwif_in.CTX[c].CTRL.integ.swwel      = ctx_lock[c];
-    assign hwif_in.CTX[c].CTRL.layout.swwel     = ctx_lock[c];
-    assign hwif_in.CTX[c].VERSION.data.swwel    = ctx_lock[c];
-    assign hwif_in.CTX[c].TAGBASE.addr.swwel    = ctx_lock[c];
-    assign hwif_in.CTX[c].START.addr.swwel      = ctx_lock[c];
-    assign hwif_in.CTX[c].END.addr.swwel        = ctx_lock[c];
-    assign hwif_in.CTX[c].NONCE[0].data.swwel   = ctx_lock[c];
-    assign hwif_in.CTX[c].NONCE[1].data.swwel   = ctx_lock[c];
+    // Software may set up a context only while it holds no key and nothing is locked.
+    assign ctx_ro[c]                            = ctx_lock[c] | glock | key_valid[c];
+    assign hwif_in.CTX[c].CTRL.en.swwel         = ctx_ro[c];
+    assign hwif_in.CTX[c].CTRL.integ.swwel      = ctx_ro[c];
+    assign hwif_in.CTX[c].CTRL.layout.swwel     = ctx_ro[c];
+    assign hwif_in.CTX[c].VERSION.data.swwel    = ctx_ro[c];
+    assign hwif_in.CTX[c].TAGBASE.addr.swwel    = ctx_ro[c];
+    assign hwif_in.CTX[c].START.addr.swwel      = ctx_ro[c];
+    assign hwif_in.CTX[c].END.addr.swwel        = ctx_ro[c];
+    assign hwif_in.CTX[c].NONCE[0].data.swwel   = ctx_ro[c];
+    assign hwif_in.CTX[c].NONCE[1].data.swwel   = ctx_ro[c];
+    // An armed unwrap loads the whole context from its description at once.
+    assign arm_ctx[c]                           = arm & (kw_ctx_q == 2'(c));
+    assign hwif_in.CTX[c].CTRL.en.we            = arm_ctx[c];
+    assign hwif_in.CTX[c].CTRL.en.next          = d_flags[0];
+    assign hwif_in.CTX[c].CTRL.lock.we          = arm_ctx[c];
+    assign hwif_in.CTX[c].CTRL.lock.next        = d_flags[1];
+    assign hwif_in.CTX[c].CTRL.integ.we         = arm_ctx[c];
+    assign hwif_in.CTX[c].CTRL.integ.next       = d_flags[2];
+    assign hwif_in.CTX[c].CTRL.layout.we        = arm_ctx[c];
+    assign hwif_in.CTX[c].CTRL.layout.next      = d_flags[3];
+    assign hwif_in.CTX[c].START.addr.we         = arm_ctx[c];
+    assign hwif_in.CTX[c].START.addr.next       = d_start[23:10];
+    assign hwif_in.CTX[c].END.addr.we           = arm_ctx[c];
+    assign hwif_in.CTX[c].END.addr.next         = d_end[24:10];
+    assign hwif_in.CTX[c].NONCE[0].data.we      = arm_ctx[c];
+    assign hwif_in.CTX[c].NONCE[0].data.next    = aes_pkg::bswap(d_nonce[63:32]);
+    assign hwif_in.CTX[c].NONCE[1].data.we      = arm_ctx[c];
+    assign hwif_in.CTX[c].NONCE[1].data.next    = aes_pkg::bswap(d_nonce[31:0]);
+    assign hwif_in.CTX[c].VERSION.data.we       = arm_ctx[c];
+    assign hwif_in.CTX[c].VERSION.data.next     = d_version;
+    assign hwif_in.CTX[c].TAGBASE.addr.we       = arm_ctx[c];
+    assign hwif_in.CTX[c].TAGBASE.addr.next     = d_tagbase[23:3];
   end
 
   // Registers hold memory-order words (byte 0 in bits [7:0]); AES wants byte 0 on top.
-  for (genvar i = 0; i < 6; i++) begin : gen_blob
-    assign blob[191 - 32 * i -: 32] = aes_pkg::bswap(blob_le[32 * i +: 32]);
+  for (genvar i = 0; i < 18; i++) begin : gen_blob
+    assign blob[575 - 32 * i -: 32] = aes_pkg::bswap(blob_le[32 * i +: 32]);
   end
   for (genvar c = 0; c < 4; c++) begin : gen_nonce
     assign nonce[64 * c +: 64] = {aes_pkg::bswap(nonce_le[64 * c +: 32]), aes_pkg::bswap(nonce_le[64 * c + 32 +: 32])};
   end
 
-  // Key unwrap: refused for a locked context, ignored while one runs.
-  assign kw_start     = unwrap_go & ~kw_busy & ~ctx_lock[unwrap_ctx];
-  assign lock_err_set = unwrap_go & ~kw_busy & ctx_lock[unwrap_ctx];
+  // Unwrap: refused for a locked context and after LOCK, ignored while one runs.
+  assign kw_start     = unwrap_go & ~kw_busy & ~ctx_lock[unwrap_ctx] & ~glock;
+  assign lock_err_set = unwrap_go & ~kw_busy & (ctx_lock[unwrap_ctx] | glock);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       kw_ctx_q <= '0;
-      kw_mac_q <= 1'b0;
     end else if (kw_start) begin
       kw_ctx_q <= unwrap_ctx;
-      kw_mac_q <= unwrap_key;
     end
   end
 
-  xip_keywrap u_keywrap (
+  xip_keywrap #(
+    .Blocks (8)
+  ) u_keywrap (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .kek_i   (otp_kek_i),
@@ -226,12 +270,42 @@ module xip_periph #(
     .busy_o  (kw_busy),
     .done_o  (kw_done),
     .ok_o    (kw_ok),
-    .key_o   (kw_key),
+    .data_o  (kw_data),
     .idle_o  (kw_idle)
   );
 
-  // Anything that changes what a flash word reads as empties the prefetch buffer.
-  assign flush = ctrl_flush | (|cfg_mod) | (|ctx_mod) | kw_done;
+  // The description, big-endian words after the two keys and the nonce (all zero unless ok).
+  assign {d_key, d_mac, d_nonce, d_start, d_end, d_flags, d_version, d_tagbase, d_slot} = kw_data;
+  // A blob is bound to its slot; the checks below only read registered values (kw_done is the
+  // unwrap engine's ST_DONE state), so they add no path from the bus.
+  assign d_slot_ok    = d_slot == {30'b0, kw_ctx_q};
+  assign d_version_ok = d_version >= min_q;
+  assign d_policy_ok  = ~otp_integ_req_i | (d_flags[0] & d_flags[2]);
+  assign arm          = kw_done & kw_ok & d_slot_ok & d_version_ok & d_policy_ok;
+
+  // The largest of the three: the last value written to MIN_VERSION_RAISE may be lower than an
+  // earlier one, which min_q keeps.
+  always_comb begin
+    min_d = min_q;
+    if (otp_min_version_i > min_d) begin
+      min_d = otp_min_version_i;
+    end
+    if (hwif_out.MIN_VERSION_RAISE.data.value > min_d) begin
+      min_d = hwif_out.MIN_VERSION_RAISE.data.value;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      min_q <= '0;
+    end else begin
+      min_q <= min_d;
+    end
+  end
+
+  // Anything that changes what a flash word reads as empties the prefetch buffer, and so does
+  // LOCK: no word read before it (the plaintext key table) is served after it.
+  assign flush = ctrl_flush | (|cfg_mod) | (|ctx_mod) | kw_done | hwif_out.LOCK.lock.swmod;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -275,11 +349,13 @@ module xip_periph #(
     .ctx_layout_i (ctx_layout),
     .ctx_version_i(ctx_version),
     .ctx_tagbase_i(ctx_tagbase),
-    .key_we_i     (kw_done & ~kw_mac_q),
-    .mac_we_i     (kw_done & kw_mac_q),
+    .integ_only_i (otp_integ_req_i & glock),
+    .key_we_i     (kw_done),
     .key_ctx_i    (kw_ctx_q),
-    .key_ok_i     (kw_ok),
-    .key_i        (kw_key),
+    .key_ok_i     (arm),
+    .key_i        (d_key),
+    .mac_ok_i     (arm & d_flags[2]),
+    .mac_key_i    (d_mac),
     .key_valid_o  (key_valid),
     .ctx_active_o (ctx_active),
     .mac_valid_o  (mac_valid),
@@ -314,11 +390,14 @@ module xip_periph #(
   end
 
   assign idle_o = !win_req_i && !reg_req_i && !reg_req_q && !unwrap_go && !ctrl_clr_stats && !flush
-               && !integ_fail && kw_idle && core_idle;
+               && !integ_fail && kw_idle && core_idle && min_d == min_q;
 
   // The register file keeps the sticky error bits for software; nothing here needs them.
   logic unused;
-  assign unused = ^{hwif_out.OTFAD_STATUS.unwrap_err.value, hwif_out.OTFAD_STATUS.lock_err.value};
+  assign unused = ^{hwif_out.OTFAD_STATUS.unwrap_err.value, hwif_out.OTFAD_STATUS.lock_err.value,
+                    hwif_out.OTFAD_STATUS.version_err.value, hwif_out.OTFAD_STATUS.policy_err.value,
+                    d_start[31:24], d_start[9:0], d_end[31:25], d_end[9:0], d_flags[31:4],
+                    d_tagbase[31:24], d_tagbase[2:0]};
 
 endmodule
 

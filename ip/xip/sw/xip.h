@@ -9,9 +9,12 @@
  *   xip_configure(XIP_REGS, 2, XIP_CMD_QUAD_IO, 4, 1);          // SCK = clk/2, 0xEB, continuous
  *   int n = xip_load_key_table(XIP_REGS, (const volatile uint32_t *)(FLASH_UNCACHED + 0x400));
  *   if (n < 0) ... handle XIP_ERR_*; else n contexts decrypt from now on
+ *   xip_lock(XIP_REGS);                                           // nothing changes until reset
  *
- * Keys never pass through software in clear: the table holds RFC 3394 wrapped keys that the
- * controller unwraps with its OTP key-encryption key. Waits are bounded.
+ * Neither keys nor context settings pass through software in clear: the table holds one RFC 3394
+ * wrap per context of its whole description (keys, nonce, bounds, flags, version, tag base, slot),
+ * which the controller unwraps with its OTP key-encryption key and loads into the context itself.
+ * Waits are bounded.
  *
  * The SoC's boot stub for firmware executing in place is fw/xip_boot.c. fw/link_xip.ld keeps
  * every function named xip_* in SRAM (reconfiguring the controller from code it is fetching is
@@ -33,45 +36,34 @@ typedef enum {
 } xip_cmd_t;
 
 typedef enum {
-  XIP_KEY_DEC = XIP__XIP_KEY__DEC,  /* the AES-CTR decryption key */
-  XIP_KEY_MAC = XIP__XIP_KEY__MAC,  /* the AES-CMAC line-integrity key */
-} xip_key_t;
-
-typedef enum {
   XIP_LAYOUT_INTERLEAVED = XIP__XIP_TAG_LAYOUT__INTERLEAVED,  /* tag after each 32-byte line */
   XIP_LAYOUT_SEPARATE = XIP__XIP_TAG_LAYOUT__SEPARATE,        /* tags at TAGBASE */
 } xip_layout_t;
 
 typedef enum {
   XIP_OK = 0,
-  XIP_ERR_UNWRAP = -1,   /* the key blob failed the RFC 3394 integrity check */
-  XIP_ERR_LOCKED = -2,   /* the context is locked */
+  XIP_ERR_UNWRAP = -1,   /* the blob failed the RFC 3394 check or belongs to another slot */
+  XIP_ERR_LOCKED = -2,   /* the context (or the whole controller: LOCK) is locked */
   XIP_ERR_TABLE = -3,    /* no valid key table at that address */
   XIP_ERR_TIMEOUT = -4,  /* the unwrap engine did not finish */
   XIP_ERR_ARG = -5,      /* an argument out of range */
   XIP_ERR_CONFIG = -6,   /* an integrity context the controller refuses (INTEG_STATUS.BAD_CFG) */
+  XIP_ERR_VERSION = -7,  /* the description's version is below MIN_VERSION (rollback) */
+  XIP_ERR_POLICY = -8,   /* POLICY.INTEG_REQ: a context without integrity, or none at all */
 } xip_result_t;
 
-/* Context flags (key table word +64, xip_set_context). */
+/* Context description flags (inside the wrap; docs/xip.md "The key table"). */
 #define XIP_CTX_ENABLE 1u
 #define XIP_CTX_LOCK 2u
 #define XIP_CTX_INTEG 4u
 #define XIP_CTX_SEPARATE 8u /* tag layout SEPARATE (else INTERLEAVED) */
 
-/* Key table version 2 (`aesoc image encrypt`, docs/xip.md "Image layout"), in 32-bit words: a
- * header of XIP_TABLE_HEADER_WORDS (magic, version, count, 0), then XIP_TABLE_ENTRY_WORDS per
- * context with these fields. */
+/* Key table version 3 (`aesoc image encrypt`, docs/xip.md "The key table"), in 32-bit words: a
+ * header of XIP_TABLE_HEADER_WORDS (magic, version, count, 0), then one context blob of
+ * XIP_BLOB_WORDS per context, context c's blob naming slot c. */
 enum {
   XIP_TABLE_HEADER_WORDS = 4,
-  XIP_TABLE_ENTRY_WORDS = 20,
-  XIP_ENTRY_BLOB = 0,      /* wrapped decryption key, 6 words */
-  XIP_ENTRY_MAC_BLOB = 6,  /* wrapped MAC key, 6 words (zero without integrity) */
-  XIP_ENTRY_NONCE = 12,    /* 2 words */
-  XIP_ENTRY_START = 14,
-  XIP_ENTRY_END = 15,
-  XIP_ENTRY_FLAGS = 16,    /* XIP_CTX_* */
-  XIP_ENTRY_VERSION = 17,
-  XIP_ENTRY_TAG_BASE = 18,
+  XIP_BLOB_WORDS = 18,
 };
 
 /* An integrity failure as INTEG_STATUS/INTEG_ADDR recorded it. */
@@ -90,19 +82,20 @@ void xip_configure(uintptr_t regs, unsigned div, xip_cmd_t cmd, unsigned dummy, 
 /* End the open flash transaction and empty the prefetch buffer. */
 void xip_flush(uintptr_t regs);
 
-/* Unwrap a 24-byte blob (six words in memory order) into key `key` of context ctx. */
-xip_result_t xip_unwrap(uintptr_t regs, unsigned ctx, xip_key_t key, const volatile uint32_t *blob);
+/* Unwrap a 72-byte context blob (XIP_BLOB_WORDS words in memory order) into context ctx: on
+ * success the controller loads the keys and every context register from it. An armed integrity
+ * context whose layout the controller refuses gives XIP_ERR_CONFIG. */
+xip_result_t xip_unwrap_context(uintptr_t regs, unsigned ctx, const volatile uint32_t *blob);
 
-/* Integrity settings of a context: image version and (SEPARATE layout) tag base. Write them
- * before xip_set_context enables the context. */
-xip_result_t xip_set_integrity(uintptr_t regs, unsigned ctx, uint32_t version, uint32_t tag_base);
+/* Set the global LOCK: no unwrap and no context register write until reset; with the integrity
+ * policy fuse, only reads inside armed integrity contexts are answered from then on. */
+void xip_lock(uintptr_t regs);
 
-/* Unwrap the decryption key (and, with XIP_CTX_INTEG, the MAC key mac_blob), then set nonce (two
- * words in memory order), [start, end) and CTRL from flags (XIP_CTX_*); LOCK is written last.
- * An integrity context the controller refuses gives XIP_ERR_CONFIG (it is left disabled). */
-xip_result_t xip_set_context(uintptr_t regs, unsigned ctx, const volatile uint32_t *blob,
-                             const volatile uint32_t *mac_blob, const volatile uint32_t *nonce,
-                             uint32_t start, uint32_t end, uint32_t flags);
+/* The OTP policy: integrity required (POLICY.INTEG_REQ), the anti-rollback minimum version. */
+int xip_integ_required(uintptr_t regs);
+uint32_t xip_min_version(uintptr_t regs);
+/* Raise the minimum version to `version` (never lowers it). */
+void xip_raise_min_version(uintptr_t regs, uint32_t version);
 
 /* Read the integrity status; xip_integ_clear clears FAIL and OVERFLOW (releasing the address). */
 void xip_integ_status(uintptr_t regs, xip_integ_status_t *st);
@@ -110,8 +103,8 @@ void xip_integ_clear(uintptr_t regs);
 /* irq_o on integrity failures. */
 void xip_integ_irq_enable(uintptr_t regs, int enable);
 
-/* Program every context of a version-2 key table written by `aesoc image encrypt`; returns the
- * number of contexts or an xip_result_t error (XIP_ERR_TABLE for a version-1 table). */
+/* Arm every context of a version-3 key table written by `aesoc image encrypt`; returns the
+ * number of contexts or an xip_result_t error (XIP_ERR_TABLE for an older table). */
 int xip_load_key_table(uintptr_t regs, const volatile uint32_t *table);
 
 #endif

@@ -18,7 +18,7 @@ from cocotb.triggers import RisingEdge
 
 from aesoc import image as imgtool
 from xip_tb import (CMD_FAST, CMD_QIO, CMD_QOUT, CMD_READ, MODEL_DUMMY, Region, XipTb, encrypt_image,
-                    field, get_field, random_regions, word_at)
+                    field, get_field, random_regions, region_fields, word_at)
 
 PREFETCH_WORDS = int(os.environ["XIP_PREFETCH_WORDS"])
 KEK = bytes.fromhex("5f4dcc3b5aa765d61d8327deb882cf99")
@@ -101,7 +101,7 @@ async def registers(dut: Any) -> None:
     cfg = await tb.reg_read("CFG")
     assert get_field("CFG.div", cfg) == 2 and get_field("CFG.cmd", cfg) == CMD_QIO
     assert get_field("CFG.dummy", cfg) == MODEL_DUMMY[CMD_QIO] and get_field("CFG.cont", cfg) == 0
-    for i in range(6):
+    for i in range(imgtool.TABLE_ENTRY // 4):
         await tb.reg_write(f"KEYBLOB[{i}]", 0xDEADBEEF)
         assert await tb.reg_read(f"KEYBLOB[{i}]") == 0, "key blob registers must read as zero"
     assert await tb.reg_read("OTFAD_STATUS") == 0
@@ -398,8 +398,9 @@ async def otfad_random(dut: Any) -> None:
     assert tb.flash_errors() == 0
 @cocotb.test()
 async def keywrap_rfc3394(dut: Any) -> None:
-    """The hardware unwraps the RFC 3394 section 4.1 blob under its KEK, and the key it recovers
-    decrypts a region encrypted with the vector's key data."""
+    """The hardware's RFC 3394 unwrap (n = 8) against the `cryptography` package (whose wrap
+    gives the RFC's section 4.1 vector): a description wrapped there arms the context with every
+    field, and the key it carries decrypts a region encrypted under it."""
     assert imgtool.wrap_key(RFC3394_KEK, RFC3394_KEY) == RFC3394_WRAPPED
     tb = await start(dut, RFC3394_KEK)
     rng = random.Random(16)
@@ -407,16 +408,15 @@ async def keywrap_rfc3394(dut: Any) -> None:
     region = Region(2, 0x2000, 0x6000, RFC3394_KEY, rng.randbytes(8))
     tb.load_flash(encrypt_image(plain, [region]))
     t0 = tb.now()
-    status = await tb.unwrap(2, RFC3394_WRAPPED)
-    dut._log.info(f"unwrap done within {tb.now() - t0} cycles (including 7 register accesses and polling)")
+    status = await tb.unwrap(2, region_fields(region).blob(RFC3394_KEK))
+    dut._log.info(f"unwrap done within {tb.now() - t0} cycles (including 19 register accesses and polling)")
     assert get_field("OTFAD_STATUS.unwrap_err", status) == 0
     assert get_field("OTFAD_STATUS.key_valid", status) == 0b0100
-    await tb.reg_write("CTX[2].START", region.start)
-    await tb.reg_write("CTX[2].END", region.end)
-    await tb.reg_write("CTX[2].NONCE[0]", int.from_bytes(region.nonce[:4], "little"))
-    await tb.reg_write("CTX[2].NONCE[1]", int.from_bytes(region.nonce[4:], "little"))
-    await tb.reg_write("CTX[2].CTRL", field("CTX.CTRL.en", 1))
-    assert get_field("OTFAD_STATUS.active", await tb.reg_read("OTFAD_STATUS")) == 0b0100
+    assert get_field("OTFAD_STATUS.active", status) == 0b0100
+    regs = {n: await tb.reg_read(f"CTX[2].{n}") for n in ("CTRL", "START", "END", "NONCE[0]", "NONCE[1]")}
+    assert regs == {"CTRL": field("CTX.CTRL.en", 1), "START": region.start, "END": region.end,
+                    "NONCE[0]": int.from_bytes(region.nonce[:4], "little"),
+                    "NONCE[1]": int.from_bytes(region.nonce[4:], "little")}
     for addr in (0x1FF0, 0x2000, 0x2ABC, 0x5FFC, 0x6000):
         acc = await tb.burst(addr & ~31)
         for i, word in enumerate(acc.data):
@@ -426,18 +426,21 @@ async def keywrap_rfc3394(dut: Any) -> None:
 
 @cocotb.test()
 async def unwrap_failure(dut: Any) -> None:
-    """A blob that fails the integrity check (corrupted, or wrapped under another KEK) leaves the
-    context without a key: disabled even with EN set, reads return the flash contents as they
-    are, and UNWRAP_ERR is set until written 1. It also invalidates an earlier good key."""
+    """A blob that fails the integrity check (a flipped bit anywhere, another KEK, or another
+    slot's blob) leaves the context without a key and its registers as software left them:
+    disabled even with EN set, reads return the flash contents as they are, and UNWRAP_ERR is set
+    until written 1. It also takes away an earlier good key."""
     tb = await start(dut)
     rng = random.Random(17)
     plain = rng.randbytes(IMAGE_BYTES)
     region = Region(1, 0x1000, 0x3000, rng.randbytes(16), rng.randbytes(8))
     flash = encrypt_image(plain, [region])
     tb.load_flash(flash)
-    good = imgtool.wrap_key(KEK, region.key)
-    for bad in (bytes([good[0] ^ 1]) + good[1:], good[:23] + bytes([good[23] ^ 0x80]),
-                imgtool.wrap_key(rng.randbytes(16), region.key)):
+    good = region_fields(region).blob(KEK)
+    other_slot = region_fields(Region(0, region.start, region.end, region.key, region.nonce)).blob(KEK)
+    bads = [bytes([good[0] ^ 1]) + good[1:], good[:71] + bytes([good[71] ^ 0x80]),
+            good[:40] + bytes([good[40] ^ 4]) + good[41:], region_fields(region).blob(rng.randbytes(16)), other_slot]
+    for bad in bads:
         status = await tb.unwrap(1, bad)
         assert get_field("OTFAD_STATUS.unwrap_err", status) == 1
         assert get_field("OTFAD_STATUS.key_valid", status) == 0
@@ -448,10 +451,10 @@ async def unwrap_failure(dut: Any) -> None:
         check_word(flash, 0x1800, (await tb.read(0x1800)).data[0])  # ciphertext, not decrypted
         await tb.reg_write("OTFAD_STATUS", field("OTFAD_STATUS.unwrap_err", 1))
         assert get_field("OTFAD_STATUS.unwrap_err", await tb.reg_read("OTFAD_STATUS")) == 0
-    # A good key decrypts; a failed unwrap into the same context takes it away again.
+    # A good blob decrypts; a failed unwrap into the same (unlocked) context takes the key away.
     await tb.set_context(region, KEK)
     check_word(plain, 0x1800, (await tb.read(0x1800)).data[0])
-    status = await tb.unwrap(1, good[:8] + bytes(16))
+    status = await tb.unwrap(1, good[:8] + bytes(64))
     assert get_field("OTFAD_STATUS.unwrap_err", status) == 1
     assert get_field("OTFAD_STATUS.key_valid", status) == 0
     check_word(flash, 0x1800, (await tb.read(0x1800)).data[0])
@@ -460,33 +463,46 @@ async def unwrap_failure(dut: Any) -> None:
 
 @cocotb.test()
 async def lock(dut: Any) -> None:
-    """LOCK makes a context's registers read-only and refuses unwraps into it until reset;
-    other contexts stay configurable."""
+    """A context that holds a key ignores register writes (only a blob sets it up); LOCK (the
+    blob's flag) also refuses unwraps into it until reset; other contexts stay configurable. The
+    global LOCK refuses every unwrap and freezes every context."""
     tb = await start(dut)
     rng = random.Random(18)
     plain = rng.randbytes(IMAGE_BYTES)
     r0 = Region(0, 0x0000, 0x2000, rng.randbytes(16), rng.randbytes(8))
     r3 = Region(3, 0x8000, 0x9000, rng.randbytes(16), rng.randbytes(8))
-    tb.load_flash(encrypt_image(plain, [r0, r3]))
+    r1 = Region(1, 0x4000, 0x5000, rng.randbytes(16), rng.randbytes(8))
+    tb.load_flash(encrypt_image(plain, [r0, r3, r1]))
+    names = ("CTRL", "START", "END", "NONCE[0]", "NONCE[1]", "VERSION", "TAGBASE")
+    await tb.set_context(r3, KEK)  # keyed, not locked
     await tb.set_context(r0, KEK, lock=True)
-    snapshot = {n: await tb.reg_read(f"CTX[0].{n}") for n in ("CTRL", "START", "END", "NONCE[0]", "NONCE[1]")}
-    assert get_field("CTX.CTRL.lock", snapshot["CTRL"]) == 1
-    for name in snapshot:
-        await tb.reg_write(f"CTX[0].{name}", 0)
-    await tb.reg_write("CTX[0].END", 0x4000)
-    after = {n: await tb.reg_read(f"CTX[0].{n}") for n in snapshot}
-    assert after == snapshot, f"a locked context changed: {snapshot} -> {after}"
-    status = await tb.unwrap(0, imgtool.wrap_key(KEK, rng.randbytes(16)))
+    for c in (0, 3):
+        snapshot = {n: await tb.reg_read(f"CTX[{c}].{n}") for n in names}
+        assert get_field("CTX.CTRL.lock", snapshot["CTRL"]) == int(c == 0)
+        for name in snapshot:
+            await tb.reg_write(f"CTX[{c}].{name}", 0)
+        await tb.reg_write(f"CTX[{c}].END", 0x4000)
+        after = {n: await tb.reg_read(f"CTX[{c}].{n}") for n in snapshot}
+        assert after == snapshot, f"a keyed context changed: {snapshot} -> {after}"
+    status = await tb.unwrap(0, region_fields(Region(0, 0, 0x2000, rng.randbytes(16), bytes(8))).blob(KEK))
     assert get_field("OTFAD_STATUS.lock_err", status) == 1
     assert get_field("OTFAD_STATUS.unwrap_err", status) == 0
-    assert get_field("OTFAD_STATUS.key_valid", status) == 0b0001
+    assert get_field("OTFAD_STATUS.key_valid", status) == 0b1001
     check_word(plain, 0x1000, (await tb.read(0x1000)).data[0])  # still the old key
-    await tb.set_context(r3, KEK)
     check_word(plain, 0x8800, (await tb.read(0x8800)).data[0])
     await tb.reg_write("OTFAD_STATUS", field("OTFAD_STATUS.lock_err", 1))
     assert get_field("OTFAD_STATUS.lock_err", await tb.reg_read("OTFAD_STATUS")) == 0
+    # Global LOCK: context 1 (no key, not locked) ignores writes and refuses its good blob.
+    await tb.reg_write("LOCK", field("LOCK.lock", 1))
+    await tb.reg_write("LOCK", 0)
+    assert get_field("LOCK.lock", await tb.reg_read("LOCK")) == 1
+    await tb.reg_write("CTX[1].START", 0x400)
+    assert await tb.reg_read("CTX[1].START") == 0
+    status = await tb.unwrap(1, region_fields(r1).blob(KEK))
+    assert get_field("OTFAD_STATUS.lock_err", status) == 1
+    assert get_field("OTFAD_STATUS.key_valid", status) == 0b1001
     await tb.reset()
-    assert await tb.reg_read("CTX[0].CTRL") == 0
+    assert await tb.reg_read("CTX[0].CTRL") == 0 and await tb.reg_read("LOCK") == 0
     assert get_field("OTFAD_STATUS.key_valid", await tb.reg_read("OTFAD_STATUS")) == 0
     await tb.reg_write("CTX[0].START", 0x400)
     assert await tb.reg_read("CTX[0].START") == 0x400
@@ -495,9 +511,9 @@ async def lock(dut: Any) -> None:
 
 @cocotb.test()
 async def image_tool_boot(dut: Any) -> None:
-    """End to end with the host tool: an image from aesoc.image, contexts programmed the way boot
-    code does it (key table words read through the flash window and copied into the registers),
-    then the whole firmware reads back in clear."""
+    """End to end with the host tool: an image from aesoc.image, contexts armed the way boot
+    code does it (each blob's words read through the flash window and copied into KEYBLOB), then
+    the whole firmware reads back in clear."""
     tb = await start(dut)
     rng = random.Random(19)
     firmware = rng.randbytes(0x7000)
@@ -517,16 +533,12 @@ async def image_tool_boot(dut: Any) -> None:
     for ctx in range(count):
         base = 0x100 + imgtool.TABLE_HEADER + imgtool.TABLE_ENTRY * ctx
         entry = [(await tb.read(base + 4 * i)).data[0] for i in range(imgtool.TABLE_ENTRY // 4)]
-        for i in range(6):
-            await tb.reg_write(f"KEYBLOB[{i}]", entry[i])
+        for i, word in enumerate(entry):
+            await tb.reg_write(f"KEYBLOB[{i}]", word)
         await tb.reg_write("UNWRAP", field("UNWRAP.ctx", ctx) | field("UNWRAP.go", 1))
         while get_field("OTFAD_STATUS.busy", await tb.reg_read("OTFAD_STATUS")):
             pass
-        await tb.reg_write(f"CTX[{ctx}].NONCE[0]", entry[12])
-        await tb.reg_write(f"CTX[{ctx}].NONCE[1]", entry[13])
-        await tb.reg_write(f"CTX[{ctx}].START", entry[14])
-        await tb.reg_write(f"CTX[{ctx}].END", entry[15])
-        await tb.reg_write(f"CTX[{ctx}].CTRL", entry[16] & 3)
+    assert get_field("CTX.CTRL.lock", await tb.reg_read("CTX[2].CTRL")) == 1
     status = await tb.reg_read("OTFAD_STATUS")
     assert get_field("OTFAD_STATUS.active", status) == 0b0111 and not get_field("OTFAD_STATUS.unwrap_err", status)
     expected = bytearray(flash)

@@ -102,6 +102,7 @@ class AxiXipTb(XipTb):
         dut = self.dut
         cocotb.start_soon(Clock(dut.clk_i, CLOCK_NS, unit="ns").start())
         self.set_kek(kek)
+        self.set_otp()
         self.regs_if = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk_i, dut.rst_ni,
                                      reset_active_level=False)
         self.axi = AxiMaster(AxiBus.from_prefix(dut, "s_axi"), dut.clk_i, dut.rst_ni, reset_active_level=False)

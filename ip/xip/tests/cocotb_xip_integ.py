@@ -11,16 +11,15 @@ from typing import Any
 import cocotb
 from cryptography.hazmat.primitives import cmac
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-from cryptography.hazmat.primitives.keywrap import aes_key_wrap
 
+from aesoc.image import FLAG_ENABLE, FLAG_INTEGRITY, FLAG_SEPARATE, ContextFields
 from cocotb_xip import check_word, go_idle, start
-from xip_tb import _MAP, XipTb, field, get_field
+from xip_tb import _MAP, Region, XipTb, field, get_field
 
 KEK = bytes.fromhex("000102030405060708090a0b0c0d0e0f")
 IMAGE_BYTES = 64 * 1024
 LINE = 32
 _LAYOUT = _MAP.enums["xip_tag_layout_e"]
-_KEY = _MAP.enums["xip_key_e"]
 INTERLEAVED, SEPARATE = _LAYOUT["INTERLEAVED"], _LAYOUT["SEPARATE"]
 
 
@@ -72,32 +71,17 @@ def build_image(plain: bytes, r: IntegRegion, version: int | None = None,
     return out
 
 
+def integ_fields(r: IntegRegion, mac_key: bytes | None = None) -> ContextFields:
+    flags = FLAG_ENABLE | FLAG_INTEGRITY | (FLAG_SEPARATE if r.layout == SEPARATE else 0)
+    return ContextFields(r.ctx, r.key, r.nonce, r.start, r.end, flags,
+                         r.mac_key if mac_key is None else mac_key, r.version, r.tagbase)
+
+
 async def set_integ_context(tb: XipTb, r: IntegRegion, mac_key: bytes | None = None) -> int:
-    """Unwrap both keys, set the context and enable it; returns OTFAD_STATUS."""
-    for key, which in ((r.key, "DEC"), (r.mac_key if mac_key is None else mac_key, "MAC")):
-        if which == "MAC" and mac_key == b"":
-            continue  # leave the MAC key missing
-        blob = aes_key_wrap(KEK, key)
-        for i in range(6):
-            await tb.reg_write(f"KEYBLOB[{i}]", int.from_bytes(blob[4 * i:4 * i + 4], "little"))
-        await tb.reg_write("UNWRAP", field("UNWRAP.ctx", r.ctx) | field("UNWRAP.key", _KEY[which])
-                           | field("UNWRAP.go", 1))
-        for _ in range(1000):
-            status = await tb.reg_read("OTFAD_STATUS")
-            if not get_field("OTFAD_STATUS.busy", status):
-                break
-        assert not get_field("OTFAD_STATUS.busy", status), "key unwrap did not finish"
-        assert not get_field("OTFAD_STATUS.unwrap_err", status)
-    c = f"CTX[{r.ctx}]"
-    await tb.reg_write(f"{c}.START", r.start)
-    await tb.reg_write(f"{c}.END", r.end)
-    await tb.reg_write(f"{c}.NONCE[0]", int.from_bytes(r.nonce[:4], "little"))
-    await tb.reg_write(f"{c}.NONCE[1]", int.from_bytes(r.nonce[4:], "little"))
-    await tb.reg_write(f"{c}.VERSION", r.version)
-    await tb.reg_write(f"{c}.TAGBASE", r.tagbase)
-    await tb.reg_write(f"{c}.CTRL", field("CTX.CTRL.en", 1) | field("CTX.CTRL.integ", 1)
-                       | field("CTX.CTRL.layout", r.layout))
-    return await tb.reg_read("OTFAD_STATUS")
+    """Arm the context from its description's blob; returns OTFAD_STATUS."""
+    status = await tb.unwrap(r.ctx, integ_fields(r, mac_key).blob(KEK))
+    assert not get_field("OTFAD_STATUS.unwrap_err", status)
+    return status
 
 
 def region(layout: int, ctx: int = 1, version: int = 7) -> IntegRegion:
@@ -351,8 +335,9 @@ async def integ_replay(dut: Any) -> None:
 
 @cocotb.test()
 async def integ_keys_and_config(dut: Any) -> None:
-    """Wrong MAC key: lines fail. Missing MAC key or an illegal layout: the context is not
-    active, BAD_CFG says which layouts, and reads inside it end in ERR without a flash access."""
+    """Wrong MAC key: lines fail. INTEG set by software on a context no blob armed (no keys),
+    or an illegal layout in a blob: the context is not active, BAD_CFG says which layouts, and
+    reads inside it end in ERR without a flash access."""
     tb = await start(dut, KEK)
     r = region(INTERLEAVED)
     plain = bytes((i * 5 + 1) & 0xFF for i in range(IMAGE_BYTES))
@@ -363,7 +348,11 @@ async def integ_keys_and_config(dut: Any) -> None:
     assert await tb.reg_read("INTEG_ADDR") == r.start + 0x40
 
     await tb.reset()
-    st = await set_integ_context(tb, r, mac_key=b"")
+    c = f"CTX[{r.ctx}]"
+    await tb.reg_write(f"{c}.START", r.start)
+    await tb.reg_write(f"{c}.END", r.end)
+    await tb.reg_write(f"{c}.CTRL", field("CTX.CTRL.en", 1) | field("CTX.CTRL.integ", 1))
+    st = await tb.reg_read("OTFAD_STATUS")
     assert get_field("OTFAD_STATUS.mac_valid", st) == 0 and get_field("OTFAD_STATUS.active", st) == 0
     acc = await tb.read(r.start + 0x44)
     assert acc.err and acc.cycles == 1
@@ -411,14 +400,7 @@ async def integ_beside_ctr(dut: Any) -> None:
     view[r.start:r.end] = plain[r.start:r.end]
     view[0x5000:0x6000] = plain[0x5000:0x6000]
     await set_integ_context(tb, r)
-    blob = aes_key_wrap(KEK, ckey)
-    for i in range(6):
-        await tb.reg_write(f"KEYBLOB[{i}]", int.from_bytes(blob[4 * i:4 * i + 4], "little"))
-    await tb.reg_write("UNWRAP", field("UNWRAP.ctx", 3) | field("UNWRAP.go", 1))
-    await tb.idle(300)
-    await tb.reg_write("CTX[3].START", 0x5000)
-    await tb.reg_write("CTX[3].END", 0x6000)
-    await tb.reg_write("CTX[3].CTRL", field("CTX.CTRL.en", 1))
+    await tb.set_context(Region(3, 0x5000, 0x6000, ckey, cnonce), KEK)
     assert get_field("OTFAD_STATUS.active", await tb.reg_read("OTFAD_STATUS")) == 0b1001
     for a in list(range(r.start - 64, r.start + 64, 4)) + list(range(r.end - 64, r.end + 64, 4)) \
             + list(range(0x5000 - 32, 0x5000 + 32, 4)):
@@ -432,4 +414,76 @@ async def integ_beside_ctr(dut: Any) -> None:
         assert not acc.err
         check_word(bytes(view), a, acc.data[0])
     assert get_field("INTEG_STATUS.fail", await tb.reg_read("INTEG_STATUS")) == 0
+    assert tb.flash_errors() == 0
+
+
+@cocotb.test()
+async def integ_policy(dut: Any) -> None:
+    """The OTP policy fuse (otp_integ_req_i): blobs without EN and INTEG are refused (POLICY_ERR,
+    no key); an integrity blob arms. Before LOCK plaintext is served (boot code reads the key
+    table); LOCK empties the prefetch buffer, and from then on a read outside the armed integrity
+    context ends in ERR, recorded in INTEG_STATUS, while its own lines still verify."""
+    tb = await start(dut, KEK)
+    tb.set_otp(integ_req=True)
+    await tb.reset()
+    assert get_field("POLICY.integ_req", await tb.reg_read("POLICY")) == 1
+    r = region(INTERLEAVED)
+    plain = bytes((i * 13 + 9) & 0xFF for i in range(IMAGE_BYTES))
+    img = build_image(plain, r)
+    tb.load_flash(bytes(img))
+    ckey, cnonce = bytes(range(40, 56)), bytes(8)
+    for flags in (FLAG_ENABLE, FLAG_INTEGRITY):
+        status = await tb.unwrap(0, ContextFields(0, ckey, cnonce, 0x8000, 0x9000, flags, r.mac_key, 9).blob(KEK))
+        assert get_field("OTFAD_STATUS.policy_err", status) == 1, f"flags {flags} armed under the policy"
+        assert get_field("OTFAD_STATUS.key_valid", status) == 0 and get_field("OTFAD_STATUS.mac_valid", status) == 0
+        assert await tb.reg_read("CTX[0].END") == 0, "a refused blob loaded its description"
+        await tb.reg_write("OTFAD_STATUS", field("OTFAD_STATUS.policy_err", 1))
+    status = await set_integ_context(tb, r)
+    assert get_field("OTFAD_STATUS.active", status) == 1 << r.ctx
+    assert get_field("OTFAD_STATUS.policy_err", status) == 0
+    outside = 0x100
+    check_word(bytes(img), outside, (await tb.read(outside)).data[0])  # before LOCK: served
+    await tb.reg_write("LOCK", field("LOCK.lock", 1))
+    for a in (outside + 4, 0x8000, r.end + 0x10, r.start - 4):  # the first one was prefetched
+        acc = await tb.read(a)
+        assert acc.err and acc.data == [0], f"read at {a:#x} outside the integrity context was served"
+    ist = await tb.reg_read("INTEG_STATUS")
+    assert get_field("INTEG_STATUS.fail", ist) == 1 and get_field("INTEG_STATUS.overflow", ist) == 1
+    assert await tb.reg_read("INTEG_ADDR") == (outside + 4) & ~(LINE - 1)
+    acc = await tb.burst(r.start + 0x80)
+    assert not acc.err
+    for i, word in enumerate(acc.data):
+        check_word(plain, r.start + 0x80 + 4 * i, word)
+    assert tb.flash_errors() == 0
+
+
+@cocotb.test()
+async def integ_rollback(dut: Any) -> None:
+    """MIN_VERSION starts at the OTP value (otp_min_version_i) and only rises: a blob whose
+    version is below it is refused (VERSION_ERR, no keys, no description loaded); one at it
+    arms; MIN_VERSION_RAISE lifts it and never lowers it."""
+    tb = await start(dut, KEK)
+    tb.set_otp(min_version=7)
+    await tb.reset()
+    assert await tb.reg_read("MIN_VERSION") == 7
+    plain = bytes((i * 3 + 1) & 0xFF for i in range(IMAGE_BYTES))
+    old, cur = region(INTERLEAVED, version=6), region(INTERLEAVED, version=7)
+    tb.load_flash(bytes(build_image(plain, old)))
+    status = await tb.unwrap(old.ctx, integ_fields(old).blob(KEK))
+    assert get_field("OTFAD_STATUS.version_err", status) == 1 and get_field("OTFAD_STATUS.unwrap_err", status) == 0
+    assert get_field("OTFAD_STATUS.key_valid", status) == 0 and get_field("OTFAD_STATUS.mac_valid", status) == 0
+    assert await tb.reg_read(f"CTX[{old.ctx}].VERSION") == 0
+    await tb.reg_write("OTFAD_STATUS", field("OTFAD_STATUS.version_err", 1))
+    tb.load_flash(bytes(build_image(plain, cur)))
+    status = await set_integ_context(tb, cur)
+    assert get_field("OTFAD_STATUS.active", status) == 1 << cur.ctx and not get_field("OTFAD_STATUS.version_err", status)
+    acc = await tb.burst(cur.start)
+    assert not acc.err
+    for written, want in ((5, 7), (9, 9), (8, 9), (0, 9)):
+        await tb.reg_write("MIN_VERSION_RAISE", written)
+        assert await tb.reg_read("MIN_VERSION") == want, f"after writing {written}"
+    blob = ContextFields(2, bytes(16), bytes(8), 0x8000, 0x9000, FLAG_ENABLE, version=8).blob(KEK)
+    assert get_field("OTFAD_STATUS.version_err", await tb.unwrap(2, blob)) == 1
+    await tb.reset()
+    assert await tb.reg_read("MIN_VERSION") == 7, "only the OTP value survives a reset"
     assert tb.flash_errors() == 0

@@ -31,6 +31,8 @@ module tb_xip #(
   /* verilator tracing_off */
   input  wire logic [127:0] otp_kek_i,
   /* verilator tracing_on */
+  input  wire logic         otp_integ_req_i,
+  input  wire logic [31:0]  otp_min_version_i,
   output logic              flash_err_o,
   output logic              irq_o
 );
@@ -82,6 +84,8 @@ module tb_xip #(
     .reg_ack_o     (reg_ack_o),
     .reg_err_o     (reg_err_o),
     .otp_kek_i     (otp_kek_i),
+    .otp_integ_req_i   (otp_integ_req_i),
+    .otp_min_version_i (otp_min_version_i),
     .flash_sck_o   (sck),
     .flash_cs_no   (cs_n),
     .flash_io_o    (io_m),
@@ -122,6 +126,8 @@ module tb_xip #(
     .reg_ack_o     (ref_reg_ack),
     .reg_err_o     (ref_reg_err),
     .otp_kek_i     (otp_kek_i),
+    .otp_integ_req_i   (otp_integ_req_i),
+    .otp_min_version_i (otp_min_version_i),
     .flash_sck_o   (ref_sck),
     .flash_cs_no   (ref_cs_n),
     .flash_io_o    (ref_io),

@@ -69,6 +69,8 @@ module tb_xip_axi #(
   /* verilator tracing_off */
   input  wire logic  [127:0]         otp_kek_i,
   /* verilator tracing_on */
+  input  wire logic                  otp_integ_req_i,
+  input  wire logic  [31:0]          otp_min_version_i,
   output logic                       irq_o,
   output logic                       flash_err_o,
   output logic                       idle_o        // xip_axi's simulation clock-gating hint
@@ -144,6 +146,8 @@ module tb_xip_axi #(
     .s_axi_bvalid    (s_axi_bvalid),
     .s_axi_bready    (s_axi_bready),
     .otp_kek_i       (otp_kek_i),
+    .otp_integ_req_i   (otp_integ_req_i),
+    .otp_min_version_i (otp_min_version_i),
     .irq_o           (irq_o),
     .flash_sck_o    (sck),
     .flash_cs_no    (cs_n),

@@ -19,7 +19,7 @@ TESTS = Path(__file__).resolve().parent
 
 # Signals that carry a key, the KEK or unwrap intermediates; AES core instances as a whole.
 SECRET_SIGNALS = {"otp_kek_i", "kek_i", "key_q", "key_i", "key_o", "kw_key", "aes_key", "aes_in", "aes_out",
-                  "a_q", "a_d", "r1_q", "r1_d", "r2_q", "r2_d", "ks_q", "ks_d",
+                  "a_q", "a_d", "r_q", "r_d", "kw_data", "d_key", "d_mac", "data_o", "mac_key_i", "ks_q", "ks_d",
                   "mkey_q", "k1_q", "k1_d", "x_q", "x_d", "c1", "c2"}
 SECRET_SCOPES = {"u_aes"}
 

@@ -17,7 +17,7 @@ from cocotb.utils import get_sim_time
 # This checkout's aesoc, even where the simulator's Python would find another installed copy.
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from aesoc.image import ctr_crypt, region_iv, wrap_key  # noqa: E402
+from aesoc.image import FLAG_ENABLE, FLAG_LOCK, TABLE_ENTRY, ContextFields, ctr_crypt, region_iv  # noqa: E402
 from aesoc.regs import regmap  # noqa: E402
 
 CLOCK_NS = 10
@@ -87,10 +87,16 @@ class XipTb:
         dut.wb_sel_i.value = 0xF
         dut.reg_sel_i.value = 0xF
         self.set_kek(kek)
+        self.set_otp()
         await self.reset()
 
     def set_kek(self, kek: bytes) -> None:
         self.dut.otp_kek_i.value = int.from_bytes(kek, "big")
+
+    def set_otp(self, integ_req: bool = False, min_version: int = 0) -> None:
+        """The OTP policy fuses (static inputs: change them only across a reset)."""
+        self.dut.otp_integ_req_i.value = int(integ_req)
+        self.dut.otp_min_version_i.value = min_version
 
     async def reset(self) -> None:
         """Reset controller and flash (RESET# also leaves continuous-read mode)."""
@@ -170,25 +176,21 @@ class XipTb:
     # -- OTFAD ---------------------------------------------------------------------------------
 
     async def unwrap(self, ctx: int, blob: bytes) -> int:
-        """Write a wrapped key blob and unwrap it into a context; returns OTFAD_STATUS after."""
-        assert len(blob) == 24
-        for i in range(6):
+        """Write a context blob and unwrap it into a context; returns OTFAD_STATUS after."""
+        assert len(blob) == TABLE_ENTRY
+        for i in range(TABLE_ENTRY // 4):
             await self.reg_write(f"KEYBLOB[{i}]", int.from_bytes(blob[4 * i:4 * i + 4], "little"))
         await self.reg_write("UNWRAP", field("UNWRAP.ctx", ctx) | field("UNWRAP.go", 1))
         for _ in range(1000):
             status = await self.reg_read("OTFAD_STATUS")
             if not get_field("OTFAD_STATUS.busy", status):
                 return status
-        raise AssertionError("key unwrap did not finish")
+        raise AssertionError("context unwrap did not finish")
 
     async def set_context(self, r: Region, kek: bytes, lock: bool = False) -> None:
-        status = await self.unwrap(r.ctx, wrap_key(kek, r.key))
+        """Arm a plain AES-CTR context the only way there is: its description's blob."""
+        status = await self.unwrap(r.ctx, region_fields(r, lock).blob(kek))
         assert not get_field("OTFAD_STATUS.unwrap_err", status), "unwrap failed"
-        await self.reg_write(f"CTX[{r.ctx}].START", r.start)
-        await self.reg_write(f"CTX[{r.ctx}].END", r.end)
-        await self.reg_write(f"CTX[{r.ctx}].NONCE[0]", int.from_bytes(r.nonce[:4], "little"))
-        await self.reg_write(f"CTX[{r.ctx}].NONCE[1]", int.from_bytes(r.nonce[4:], "little"))
-        await self.reg_write(f"CTX[{r.ctx}].CTRL", field("CTX.CTRL.en", 1) | field("CTX.CTRL.lock", int(lock)))
 
     # -- flash window --------------------------------------------------------------------------
 
@@ -238,6 +240,10 @@ class XipTb:
         addrs = [addr + 4 * i for i in range(beats)]
         ctis = [CTI_INCR] * (beats - 1) + [CTI_END]
         return await self.access(addrs, ctis, gap=gap)
+
+
+def region_fields(r: Region, lock: bool = False) -> ContextFields:
+    return ContextFields(r.ctx, r.key, r.nonce, r.start, r.end, FLAG_ENABLE | (FLAG_LOCK if lock else 0))
 
 
 def word_at(image: bytes, addr: int) -> int:
