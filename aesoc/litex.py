@@ -175,7 +175,7 @@ class SimBuild:
         return self.out_dir / "firmware"
 
 
-def cfu_adapter(out_dir: Path, params: dict[str, int] | None = None) -> Path:
+def cfu_adapter(out_dir: Path | str, params: dict[str, int] | None = None) -> Path:
     """LiteX's CFU slot (a module `Cfu` with CFU-Playground's port names) holding aesoc's aes_cfu;
     give the returned file to SoCCore as `cpu_cfu` and the sources of `cfu_sources()` to the
     platform. Writes `Cfu.sv` into out_dir."""
@@ -210,8 +210,8 @@ def cfu_adapter(out_dir: Path, params: dict[str, int] | None = None) -> Path:
         "`default_nettype wire",
         "",
     ])
-    path = out_dir / "Cfu.sv"
-    out_dir.mkdir(parents=True, exist_ok=True)
+    path = Path(out_dir) / "Cfu.sv"
+    path.parent.mkdir(parents=True, exist_ok=True)
     if not path.is_file() or path.read_text() != text:
         path.write_text(text)
     return path

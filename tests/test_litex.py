@@ -1,32 +1,38 @@
 """The aesoc AES and SHA peripherals in a LiteX SoC, in LiteX's own Verilator simulation.
 
-docs/integration.md's LiteX commands run as written: `aesoc.litex` builds litex_sim's SoC
-(VexRiscv full+cfu, the LiteX BIOS in the ROM, SRAM, main_ram, UART) with both peripherals added
-by `add_aes` / `add_sha`; fw/litex/aes_vectors, built like LiteX's bare-metal demo (LiteX's crt0,
-libbase, picolibc, libcompiler_rt), is booted by the BIOS from main_ram and drives them through
-the aesoc C drivers, and every result it prints on the LiteX UART is checked here against Python's
+docs/integration.md's LiteX recipe runs as printed (the blocks marked for `litex_recipe`, taken
+from the markdown): the user's SoC script (litex_sim's SoC, VexRiscv full+cfu, the LiteX BIOS in
+the ROM, SRAM, main_ram, UART, both peripherals added by `add_aes` / `add_sha`, aes_cfu in the CFU
+slot), the firmware Makefile call, and the run of the model. fw/litex/aes_vectors, built like
+LiteX's bare-metal demo, is booted by the BIOS from main_ram and drives the peripherals through the
+aesoc C drivers; every result it prints on the LiteX UART is checked here against Python's
 cryptography and hashlib. One build and run (minutes: a Verilator model of the whole SoC), shared
 by the tests below."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from aesoc import litex
-from aesoc.toolchain import REPO, ToolError
+from aesoc.toolchain import REPO, ToolError, use_pinned_verilator, verilator_lock
 
 pytestmark = pytest.mark.litex
 
 DOC = REPO / "docs" / "integration.md"
+MARKER = re.compile(r"<!-- test: tests/test_litex.py::litex_recipe(?: (\S+))? -->\n```(\w+)\n(.*?)```", re.S)
+# Bounds of the recipe's two commands: generation with picolibc and the BIOS, then the model's
+# build and the run (a few minutes each on a loaded 2-core machine).
+STEP_TIMEOUT_S = 1800
 # The FIPS-197 appendix C and SP 800-38A appendix F examples the firmware carries.
 CASES = {"fips197-c1", "fips197-c2", "fips197-c3",
          *(f"sp800-38a-f{m}.{k}" for m in (1, 2, 5) for k in (1, 3, 5))}
@@ -34,27 +40,60 @@ LINE = re.compile(r"^AES (?P<case>\S+) (?P<mode>ecb|cbc|ctr) key=(?P<key>[0-9a-f
                   r"pt=(?P<pt>[0-9a-f]+) ct=(?P<ct>[0-9a-f]+) rt=(?P<rt>[0-9a-f]+)$", re.M)
 
 
-def _litex_commands() -> str:
-    """The `shell` blocks of the doc's LiteX section."""
-    section = DOC.read_text().split("## 6. LiteX", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```shell\n(.*?)```", section, re.S)
-    assert blocks, "docs/integration.md has no LiteX commands"
-    return "\n".join(blocks)
+def _recipe() -> tuple[dict[str, str], list[str]]:
+    """The recipe's files (name -> text) and its `sh` commands, in the doc's order."""
+    blocks = MARKER.findall(DOC.read_text())
+    files = {name: text for name, _, text in blocks if name}
+    commands = [text for name, lang, text in blocks if not name and lang == "sh"]
+    assert list(files) == ["my_soc.py"] and len(commands) == 2, "docs/integration.md's LiteX recipe changed shape"
+    return files, commands
 
 
-def _run_litex_commands() -> dict[str, object]:
-    env = {**os.environ, "AESOC": str(REPO), "PYTHONPATH": str(REPO)}
-    proc = subprocess.run(["bash", "-c", "set -e\n" + _litex_commands()], capture_output=True, text=True,
-                          env=env, cwd=REPO, stdin=subprocess.DEVNULL, check=False)
-    return {"returncode": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr}
+def _run_recipe(work: Path) -> dict[str, object]:
+    """The recipe in `work`, as printed; the model's build and run under the machine-wide lock."""
+    files, commands = _recipe()
+    for name, text in files.items():
+        (work / name).write_text(text)
+    use_pinned_verilator()  # the doc asks for the pinned Verilator on PATH
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(AESOC=str(REPO), WORK=str(work))
+    out, err = [], []
+    for step, script in enumerate(commands):
+        lock = verilator_lock() if step == len(commands) - 1 else contextlib.nullcontext()
+        try:
+            with lock:
+                proc = subprocess.run(["bash", "-c", "set -e\n" + script], capture_output=True, text=True, env=env,
+                                      cwd=work, stdin=subprocess.DEVNULL, timeout=STEP_TIMEOUT_S, check=False)
+        except subprocess.TimeoutExpired as exc:
+            tail = str(exc.stdout or "")[-3000:]
+            return {"returncode": "timeout", "stdout": "".join(out) + tail, "stderr": "".join(err)}
+        out.append(proc.stdout)
+        err.append(proc.stderr)
+        if proc.returncode != 0:
+            return {"returncode": proc.returncode, "stdout": "".join(out), "stderr": "".join(err)}
+    return {"returncode": 0, "stdout": "".join(out), "stderr": "".join(err)}
 
 
 @pytest.fixture(scope="module")
-def uart(session_once: Callable[..., tuple[object, dict[str, object]]]) -> str:
-    """The doc's commands, run once per test session (minutes) whichever worker asks first."""
-    _, proc = session_once("litex-doc-commands", lambda _: _run_litex_commands())
+def recipe_run(session_once: Callable[..., tuple[Path, dict[str, object]]]) -> tuple[Path, str]:
+    """The doc's recipe, run once per test session (minutes) whichever worker asks first: its
+    folder and what it printed."""
+    work, proc = session_once("litex-doc-recipe", _run_recipe)
     assert proc["returncode"] == 0, f"{str(proc['stdout'])[-3000:]}\n{str(proc['stderr'])[-3000:]}"
-    return str(proc["stdout"])
+    return work, str(proc["stdout"])
+
+
+@pytest.fixture(scope="module")
+def uart(recipe_run: tuple[Path, str]) -> str:
+    return recipe_run[1]
+
+
+@pytest.fixture(scope="module")
+def build(recipe_run: tuple[Path, str]) -> litex.SimBuild:
+    """The recipe's LiteX build folder (my_soc.py's default --output-dir)."""
+    found = litex.SimBuild(recipe_run[0] / "build" / "my_soc")
+    assert (found.generated / "mem.h").is_file()
+    return found
 
 
 def _expected(mode: str, key: bytes, iv: bytes, pt: bytes) -> bytes:
@@ -63,18 +102,18 @@ def _expected(mode: str, key: bytes, iv: bytes, pt: bytes) -> bytes:
     return enc.update(pt) + enc.finalize()
 
 
-def _mem_h_constant(name: str) -> int:
-    """A constant of the flow's generated mem.h (the build the doc's commands made)."""
-    mem = (litex.SimBuild(litex.OUT_DIR).generated / "mem.h").read_text()
+def _mem_h_constant(build: litex.SimBuild, name: str) -> int:
+    """A constant of the recipe's generated mem.h."""
+    mem = (build.generated / "mem.h").read_text()
     m = re.search(rf"^#define {name}\s+(0x[0-9a-fA-F]+)L?$", mem, re.M)
     assert m, f"mem.h has no {name}"
     return int(m[1], 16)
 
 
-def test_bios_booted_the_program_from_main_ram(uart: str) -> None:
+def test_bios_booted_the_program_from_main_ram(uart: str, build: litex.SimBuild) -> None:
     """The LiteX BIOS ran from the ROM (its banner and CRC check), jumped to main_ram's base, and
     the program's main is in main_ram."""
-    base, size = _mem_h_constant("MAIN_RAM_BASE"), _mem_h_constant("MAIN_RAM_SIZE")
+    base, size = _mem_h_constant(build, "MAIN_RAM_BASE"), _mem_h_constant(build, "MAIN_RAM_SIZE")
     assert "Build your hardware, easily!" in uart and "BIOS CRC passed" in uart, uart[:2000]
     boot = re.search(r"^Executing booted program at 0x([0-9a-f]+)$", uart, re.M)
     assert boot and int(boot[1], 16) == base, uart[:3000]
@@ -116,18 +155,10 @@ def test_sha256_matches_hashlib(uart: str) -> None:
     assert m[2] == hashlib.sha256(bytes.fromhex(m[1])).hexdigest()
 
 
-def test_python_example_elaborates(tmp_path) -> None:
-    """The doc's Python example (a LiteX SoC of the user's, one call per peripheral) builds its
-    Verilog and headers, and the headers name both peripherals."""
-    code = re.findall(r"```python\n(.*?)```", DOC.read_text().split("## 6. LiteX", 1)[1], re.S)[0]
-    script = tmp_path / "my_soc.py"
-    script.write_text(code)
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    proc = subprocess.run([sys.executable, str(script), "--output-dir", str(tmp_path / "out")], capture_output=True,
-                          text=True, env=env, cwd=tmp_path, stdin=subprocess.DEVNULL, check=False)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    mem = (tmp_path / "out" / "software" / "include" / "generated" / "mem.h").read_text()
-    soc = (tmp_path / "out" / "software" / "include" / "generated" / "soc.h").read_text()
+def test_headers_name_both_peripherals(build: litex.SimBuild) -> None:
+    """The SoC script's generated headers give firmware both peripherals' bases and interrupts."""
+    mem = (build.generated / "mem.h").read_text()
+    soc = (build.generated / "soc.h").read_text()
     assert "AES_BASE" in mem and "SHA_BASE" in mem
     assert "AES_INTERRUPT" in soc and "SHA_INTERRUPT" in soc
 
@@ -144,10 +175,9 @@ def test_missing_firmware_folder_is_a_clear_error(tmp_path, capsys) -> None:
     assert "no such firmware folder" in capsys.readouterr().err
 
 
-def test_program_too_big_for_main_ram_is_a_clear_error(tmp_path, uart: str) -> None:
-    """A program whose constant data alone fills main_ram is refused at link time, by name; the
-    build folder is the one the doc's commands made, so the SoC and its libraries are current."""
-    assert uart
+def test_program_too_big_for_main_ram_is_a_clear_error(tmp_path: Path, build: litex.SimBuild) -> None:
+    """A program whose constant data alone fills main_ram is refused at link time, by name
+    (aesoc.litex.build_firmware, the Makefile of the recipe, on the recipe's build)."""
     fw = tmp_path / "too_big"
     fw.mkdir()
     (fw / "main.c").write_text(
@@ -155,24 +185,22 @@ def test_program_too_big_for_main_ram_is_a_clear_error(tmp_path, uart: str) -> N
         f"static const uint8_t blob[{litex.MAIN_RAM_SIZE}] = {{1}};\n"
         "int main(void) { volatile unsigned i = 0; return blob[i]; }\n")
     with pytest.raises(ToolError, match="does not fit main_ram"):
-        litex.sim(fw)
+        litex.build_firmware(build, fw)
 
 
-def test_same_named_program_from_another_folder_builds(tmp_path, uart: str) -> None:
+def test_same_named_program_from_another_folder_builds(tmp_path: Path, build: litex.SimBuild) -> None:
     """Two program folders of one name (as pytest's temp folders of two runs are), the first gone
     when the second builds: the second is not sent after the first one's sources."""
-    assert uart
     for where in ("first", "second"):
         fw = tmp_path / where / "tiny"
         fw.mkdir(parents=True)
         (fw / "main.c").write_text(f"int main(void) {{ return {len(where)}; }}\n")
-        assert litex.build_firmware(litex.SimBuild(litex.OUT_DIR), fw).is_file()
+        assert litex.build_firmware(build, fw).is_file()
         shutil.rmtree(fw)
 
 
-def test_run_past_its_time_limit_says_where_it_stopped(uart: str) -> None:
-    """The model built for the doc's commands, stopped long before the BIOS reaches its hand-over
-    (BOOT cycles= above, at tens of kHz of simulation): a clear error, not a hang."""
-    assert uart
+def test_run_past_its_time_limit_says_where_it_stopped(build: litex.SimBuild) -> None:
+    """The recipe's model, stopped long before the BIOS reaches its hand-over (BOOT cycles=
+    above, at hundreds of kHz of simulation): a clear error, not a hang."""
     with pytest.raises(ToolError, match="the BIOS did not boot the program"):
-        litex.run_model(litex.SimBuild(litex.OUT_DIR), timeout_s=1)
+        litex.run_model(build, timeout_s=1)
