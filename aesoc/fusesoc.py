@@ -145,14 +145,17 @@ def render(block: ipblock.IpBlock) -> str:
     """The block's core, ip/<block>/<block>.core."""
     folder = block.folder
     own = [p for p in shells.core_sources(block) if not p.is_relative_to(reg_block(block).out_dir)]
-    foreign = _foreign_sets(block)
-    foreign_files = {p for owner, name in foreign for p in ipblock.block(owner).filesets[name]}
+    # Its files that another block takes as a set come through that set's core, so that a system
+    # with both blocks compiles them once.
+    lent = [s for b in shells.shell_blocks() if b != block for s in _foreign_sets(b) if s[0] == block.name]
+    sets = list(dict.fromkeys([*_foreign_sets(block), *lent]))
+    set_files = {p for owner, name in sets for p in ipblock.block(owner).filesets[name]}
     depend = ", ".join([f"\"{VENDOR}:{LIBRARY}:{BRIDGES}\"",
-                        *(f"\"{_set_vlnv(o, n).rsplit(':', 1)[0]}\"" for o, n in foreign)])
+                        *(f"\"{_set_vlnv(o, n).rsplit(':', 1)[0]}\"" for o, n in sets)])
     lines = ["CAPI=2:", "", f"name: {vlnv(block)}",
              f"description: \"{block.description}, with AXI4-Lite, APB4 and Wishbone shells\"", "",
              "filesets:", "  rtl:", f"    depend: [{depend}]",
-             *_files(_own([p for p in own if p not in foreign_files], folder, block.name), "systemVerilogSource")]
+             *_files(_own([p for p in own if p not in set_files], folder, block.name), "systemVerilogSource")]
     bridge_files = set(ipblock.block(BRIDGES).rtl)
     for name, top in block.tops.items():
         lines += [f"  top_{name}:",
