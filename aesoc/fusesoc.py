@@ -232,7 +232,7 @@ def write_generated(block: ipblock.IpBlock, out: Path) -> Path:
     rtl += [shells.generate(block, bus, gen) for bus in shells.BUSES]
     waivers = write_if_changed(gen / f"{block.name}_waivers.vlt", _waivers(block))
     lines = ["CAPI=2:", "", f"name: {VENDOR}:gen:{block.name}:{version()}",
-             f"description: \"{block.name}: register block, shells, lint waivers, cocotb modules (aesoc.fusesoc)\"",
+             f"description: \"{block.name}: register block, shells, waivers, cocotb modules (aesoc.fusesoc)\"",
              "", "filesets:", "  waivers:", *_files([str(waivers.relative_to(out))], "vlt"),
              "  rtl:", *_files([str(p.relative_to(out)) for p in rtl], "systemVerilogSource"), "  cocotb:", "    files:"]
     for bus in shells.BUSES:

