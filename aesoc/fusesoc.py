@@ -234,7 +234,8 @@ def write_generated(block: ipblock.IpBlock, out: Path) -> Path:
     lines = ["CAPI=2:", "", f"name: {VENDOR}:gen:{block.name}:{version()}",
              f"description: \"{block.name}: register block, shells, waivers, cocotb modules (aesoc.fusesoc)\"",
              "", "filesets:", "  waivers:", *_files([str(waivers.relative_to(out))], "vlt"),
-             "  rtl:", *_files([str(p.relative_to(out)) for p in rtl], "systemVerilogSource"), "  cocotb:", "    files:"]
+             "  rtl:", *_files([str(p.relative_to(out)) for p in rtl], "systemVerilogSource"),
+             "  cocotb:", "    files:"]
     for bus in shells.BUSES:
         module = write_if_changed(out / f"{sim_module_name(block, bus)}.py", _sim_module(block, bus))
         # Copied into the run folder, the simulator's working directory, where cocotb imports it.
