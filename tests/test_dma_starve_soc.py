@@ -17,9 +17,11 @@ from aesoc.socdesc import elaborate
 from aesoc.toolchain import REPO, ToolError
 
 # Cycles a DMA burst holds an SRAM bank at most: 8 constant-address beats, each a STB cycle and an
-# ACK cycle (wb_sram reads ahead only in incrementing bursts); docs/dma.md, BUS_PRIO.
+# ACK cycle (wb_sram reads ahead only in incrementing bursts); a CPU line refill: 9 cycles.
+# ip/wb_xbar/README.md, "Bounded wait", and docs/dma.md, BUS_PRIO.
 DMA_BURST_HOLD = 16
-# Low-class masters that may queue at SRAM0 beside the loads: the CPU's instruction and data buses.
+CPU_REFILL_HOLD = 9
+# Low-class masters that may queue at SRAM0: the CPU's instruction and data buses.
 SRAM0_LOW_MASTERS = 2
 
 
@@ -31,7 +33,9 @@ def test_dma_cannot_starve_cpu() -> None:
     aborts = {r["bus_prio"]: r for r in result.records_of("starve_abort")}
     assert sorted(loads) == sorted(aborts) == [0, 1]
     budget = elaborate("full").xbar_params["PrioBudget"]
-    bound = ((budget + 1) * SRAM0_LOW_MASTERS - 1) * DMA_BURST_HOLD
+    # (B + 1) * NL - 1 grants: B DMA bursts before each of the NL low-class grants, NL - 1 of them
+    # to the other CPU bus.
+    bound = budget * SRAM0_LOW_MASTERS * DMA_BURST_HOLD + (SRAM0_LOW_MASTERS - 1) * CPU_REFILL_HOLD
     for prio in (0, 1):
         # The channel really ran (and kept SRAM0 busy) until the CPU's abort took effect.
         assert aborts[prio]["rd_beats"] > 1000 and aborts[prio]["wr_beats"] > 1000, aborts[prio]
@@ -40,6 +44,9 @@ def test_dma_cannot_starve_cpu() -> None:
         assert loads[prio]["max"] - idle["max"] <= bound, (loads[prio], idle, bound)
     # High priority still counts: the CPU waits longer behind a BUS_PRIO = 1 channel.
     assert loads[1]["max"] > loads[0]["max"] and loads[1]["sum"] > loads[0]["sum"], loads
+    # The documents state this bound for the description's budget.
+    for doc in ("docs/dma.md", "docs/ARCHITECTURE.md", "ip/wb_xbar/README.md"):
+        assert f"{bound} cycles" in " ".join((REPO / doc).read_text().split()), f"{doc} does not state {bound} cycles"
 
 
 def test_description_sets_the_budget() -> None:

@@ -24,7 +24,7 @@ module wb_xbar_arb #(
   end
 
   localparam int unsigned CNT_W = (PrioBudget > 0) ? $clog2(PrioBudget + 1) : 1;
-  localparam logic [CNT_W-1:0] CNT_FULL = CNT_W'(PrioBudget);
+  localparam logic [CNT_W-1:0] CNT_LAST = CNT_W'(PrioBudget - 1);
 
   logic [NumReq-1:0] class_req, masked_req, pick_req, own_mask;
   // Thermometer masks of the requesters after the last winner, one per class, so that grants
@@ -74,19 +74,23 @@ module wb_xbar_arb #(
     if (!lo_wait) begin
       hi_cnt_d = '0;
     end
+    // starve_d: hi_cnt_d reaches PrioBudget; decided from registers and the grant, so that no
+    // compare follows the arbitration.
+    starve_d  = lo_wait && starve_q;
     if (advance_i && |gnt_o) begin
       if (hi_won) begin
         mask_hi_d = after_gnt;
-        // At CNT_FULL (starve_q) the high class cannot win, so the count stops there.
+        // With starve_q set the high class cannot win, so the count stops at PrioBudget.
         if (lo_wait) begin
           hi_cnt_d = hi_cnt_q + 1'b1;
         end
+        starve_d = lo_wait && (hi_cnt_q == CNT_LAST);
       end else begin
         mask_lo_d = after_gnt;
         hi_cnt_d  = '0;
+        starve_d  = 1'b0;
       end
     end
-    starve_d = (hi_cnt_d == CNT_FULL);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
