@@ -50,7 +50,10 @@ module aes_engine #(
   // err_o as an unknown one. Small parts drop CBC, or CTR, with their IV/counter datapath.
   parameter int unsigned Modes          = 7,
   // CTR: widest counter built (32, 64 or 128 bits); a wider ctr_width_i raises err_o.
-  parameter int unsigned CtrBits        = 128
+  parameter int unsigned CtrBits        = 128,
+  // 1: first-order masked datapath (aes_masked_core, docs/masking.md; needs Datapath 128 and
+  // RoundsPerCycle 1); 2: the same with its PRNG forced off, for leakage assessment only
+  parameter int unsigned Masking        = 0
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -644,6 +647,32 @@ module aes_engine #(
     );
     logic unused_core_mask;
     assign unused_core_mask = ^core_mask;
+  end else if (Masking != 0) begin : gen_masked
+    // The seed is the parameter's until a reseed port reaches the peripheral (docs/masking.md).
+    aes_masked_core #(
+      .DecEnable(DecEnable),
+      .KeyLenMax(KeyLenMax),
+      .PrngOff  (Masking == 2)
+    ) u_cipher_core (
+      .clk_i,
+      .rst_ni,
+      .clear_i,
+      .key_i,
+      .key_len_i,
+      .key_we_i      (core_key_we),
+      .key_ready_o,
+      .in_valid_i    (core_in_valid),
+      .in_ready_o    (core_in_ready),
+      .in_dec_i      (core_dec),
+      .in_block_i    (core_block),
+      .in_mask_i     (core_mask),
+      .out_valid_o   (core_out_valid),
+      .out_ready_i   (core_out_ready),
+      .out_data_o    (core_out_data),
+      .busy_o        (core_busy),
+      .prng_seed_i   (128'h0),
+      .prng_seed_we_i(1'b0)
+    );
   end else begin : gen_round
     aes_cipher_core #(
       .RoundsPerCycle(RoundsPerCycle),
@@ -680,7 +709,8 @@ module aes_engine #(
         RoundsPerCycle == 3 || RoundsPerCycle == 5) || (Pipelined && RoundsPerCycle != 0) ||
       !(KeyLenMax == 128 || KeyLenMax == 256) || !(Datapath == 128 || Datapath == 32) ||
       SBoxImpl > 2 || (GhashBits > 128) || ((GhashBits & (GhashBits - 1)) != 0) ||
-      Modes == 0 || Modes > 7 || !(CtrBits == 32 || CtrBits == 64 || CtrBits == 128))
+      Modes == 0 || Modes > 7 || !(CtrBits == 32 || CtrBits == 64 || CtrBits == 128) ||
+      Masking > 2 || (Masking != 0 && (Datapath != 128 || RoundsPerCycle != 1 || Pipelined)))
   begin : gen_param_check
     $error("aes_engine: unsupported parameter set");
   end

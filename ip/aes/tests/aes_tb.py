@@ -43,6 +43,7 @@ class Variant:
     sbox_impl: int  # Datapath 32: 0 tower field, 1 tables, 2 ROMs (one clock edge per lookup)
     modes: int  # modes built, one bit each: 1 ECB, 2 CBC, 4 CTR
     ctr_bits: int  # widest CTR counter built
+    masking: int  # 0 unmasked; 1, 2: aes_masked_core (ten cycles per round)
 
     @classmethod
     def from_params(cls, params: dict[str, int]) -> Variant:
@@ -56,6 +57,7 @@ class Variant:
             sbox_impl=params.get("SBoxImpl", 0),
             modes=params.get("Modes", 7),
             ctr_bits=params.get("CtrBits", 128),
+            masking=params.get("Masking", 0),
         )
 
     @classmethod
@@ -68,8 +70,9 @@ class Variant:
 
     @property
     def cycles_per_round(self) -> int:
-        """A serial datapath takes 128 / Datapath cycles per round (one column per cycle at 32)."""
-        return 128 // self.datapath
+        """A serial datapath takes 128 / Datapath cycles per round (one column per cycle at 32); the
+        masked one ten (nine masked S-box steps and an update)."""
+        return 10 if self.masking else 128 // self.datapath
 
     @property
     def stages(self) -> int:
@@ -117,6 +120,8 @@ class Variant:
             return 1
         if self.pipelined:
             return 2
+        if self.masking:
+            return 1 + NUM_ROUNDS[key_bits] * self.cycles_per_round
         return 1 + -(-NUM_ROUNDS[key_bits] // self.stages)
 
 
@@ -180,13 +185,14 @@ class AesTb:
         await self.pulse("key_we_i")
         self.dut.key_i.value = 0
         # Values read right at a rising edge are the ones from before it: read in ReadOnly.
-        for _ in range(40):
+        bound = 40 + self.variant.key_ready_delay(len(key) * 8)
+        for _ in range(bound):
             await ReadOnly()
             if self.dut.key_ready_o.value == 1:
                 break
             await RisingEdge(self.dut.clk_i)
         else:
-            raise AssertionError("key_ready did not rise within 40 cycles")
+            raise AssertionError(f"key_ready did not rise within {bound} cycles")
         await self.settle()  # the harness stamps key_ready's rise at this edge
         delay = int(self.dut.key_ready_cycle_o.value) - int(self.dut.key_we_cycle_o.value)
         await RisingEdge(self.dut.clk_i)

@@ -21,6 +21,7 @@ module tb_aes_engine #(
   parameter int unsigned GhashBits      = 0,
   parameter int unsigned Modes          = 7,
   parameter int unsigned CtrBits        = 128,
+  parameter int unsigned Masking        = 0,
   parameter int unsigned Depth          = 16384
 ) (
   input  logic         clk_i,
@@ -230,7 +231,8 @@ module tb_aes_engine #(
     .SBoxImpl      (SBoxImpl),
     .GhashBits     (GhashBits),
     .Modes         (Modes),
-    .CtrBits       (CtrBits)
+    .CtrBits       (CtrBits),
+    .Masking       (Masking)
   ) u_dut (
 `endif
     .clk_i,
