@@ -7,7 +7,10 @@ IRQ through LiteX's interrupt map (`<NAME>_INTERRUPT` in soc.h), its DMA request
 as signals on the returned module or left open. Firmware finds the block at `<NAME>_BASE`
 (LiteX's mem.h) and drives it with the block's own C driver (ip/<block>/sw).
 
-`python3 -m aesoc.litex sim FW_DIR` runs the LiteX user's flow: LiteX's Builder
+docs/integration.md (section 6) gives a LiteX user's whole flow with these calls: an SoC script, the
+firmware Makefile call, the headless run (tests/test_litex.py runs it as printed).
+
+`python3 -m aesoc.litex sim FW_DIR` runs the same SoC for aesoc's own use: LiteX's Builder
 (compile_software=True) generates litex_sim's SimSoC (VexRiscv full+cfu with aes_cfu in its CFU
 slot, ROM, SRAM, main_ram, UART, timer; no DRAM, no Ethernet) with both peripherals and builds,
 with LiteX's own incremental make, picolibc (meson), libcompiler_rt, libbase and the BIOS, which
