@@ -26,7 +26,7 @@ module wb_xbar_arb #(
   localparam int unsigned CNT_W = (PrioBudget > 0) ? $clog2(PrioBudget + 1) : 1;
   localparam logic [CNT_W-1:0] CNT_LAST = CNT_W'(PrioBudget - 1);
 
-  logic [NumReq-1:0] class_req, masked_req, pick_req, own_mask;
+  logic [NumReq-1:0] class_req, masked_req, pick_req, sel_any, sel_idle, rr_any, rr_idle;
   // Thermometer masks of the requesters after the last winner, one per class, so that grants
   // of one class never move the other class's turn.
   logic [NumReq-1:0] mask_hi_d, mask_hi_q, mask_lo_d, mask_lo_q, after_gnt;
@@ -39,14 +39,19 @@ module wb_xbar_arb #(
   always_comb begin
     any_hi = |(req_i & prio_i);
     for (int unsigned i = 0; i < NumReq; i++) begin
-      // A starved low class wins; otherwise the high class when present, else everybody.
-      class_req[i] = req_i[i] & (prio_i[i] ? !starve_q : (starve_q || !any_hi));
-      // class_req holds one class only, so each requester may use its own class's pointer.
-      own_mask[i]  = prio_i[i] ? mask_hi_q[i] : mask_lo_q[i];
+      // From registers and the class inputs only: in the winning class whatever any_hi says
+      // (high unless the budget is spent, low if it is), or only while no high-class master asks.
+      // Each class has its own round-robin mask. After any_hi each bit is then one gate, as with
+      // plain priority.
+      sel_any[i]     = prio_i[i] ^ starve_q;
+      sel_idle[i]    = !prio_i[i] && !starve_q;
+      rr_any[i]      = prio_i[i] ? (!starve_q && mask_hi_q[i]) : (starve_q && mask_lo_q[i]);
+      rr_idle[i]     = sel_idle[i] && mask_lo_q[i];
+      class_req[i]   = req_i[i] && (sel_any[i] || (sel_idle[i] && !any_hi));
+      masked_req[i]  = req_i[i] && (rr_any[i] || (rr_idle[i] && !any_hi));
     end
-    masked_req = class_req & own_mask;
     // Nobody after the last winner: wrap around to the lowest index.
-    pick_req   = (|masked_req) ? masked_req : class_req;
+    pick_req = (|masked_req) ? masked_req : class_req;
   end
 
   always_comb begin
