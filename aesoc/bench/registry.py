@@ -15,6 +15,7 @@ MODULES: tuple[str, ...] = (
     "dma_aes",
     "gcm",
     "sha_engine",
+    "tvla",
     "xip_read",
     "xip_exec",
     "shells",

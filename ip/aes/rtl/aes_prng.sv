@@ -39,7 +39,7 @@ module aes_prng #(
     lane_seed = (v == '0) ? 128'h1 : v;
   endfunction
 
-  logic [127:0] lane_q [Lanes];
+  logic [127:0] lane_state [Lanes];
   logic [127:0] seed_in;
 
   assign seed_in = (seed_i == '0) ? 128'h1 : seed_i;
@@ -51,9 +51,9 @@ module aes_prng #(
     if (l == 0) begin : gen_first
       assign reseed = seed_in;
     end else begin : gen_next
-      assign reseed = lane_q[l - 1];
+      assign reseed = lane_state[l - 1];
     end
-    assign lane_q[l] = {x_q, y_q, z_q, w_q};
+    assign lane_state[l] = {x_q, y_q, z_q, w_q};
 
     assign t   = x_q ^ (x_q << 11);
     assign w_d = w_q ^ (w_q >> 19) ^ t ^ (t >> 8);
