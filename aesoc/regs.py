@@ -34,9 +34,10 @@ if TYPE_CHECKING:
 
 GEN = BUILD / "gen"
 DOCS = REPO / "docs" / "registers"
-# Every peripheral gets a 4 KB window; the register block answers ERR outside its registers.
-# Reads of write-only fields return 0 and writes to read-only ones are ignored (not ERR), so
-# write-only key registers read as zero.
+# Every peripheral gets a 4 KB window; the register block answers ERR outside its registers
+# and for a write to a read-only register (--err-if-bad-rw). That option also refuses reads of
+# write-only registers; those read as zero instead (_write_only_reads_zero), the documented
+# behaviour of the key registers that firmware and tests rely on (docs/integration.md).
 ADDR_WIDTH = 12
 # The bus-neutral register port of every core (see module docstring).
 CPUIF = "passthrough"
@@ -103,7 +104,7 @@ def _peakrdl(*args: str) -> None:
 
 def _regblock_args(block: RegBlock, rdl: str) -> list[str]:
     return [EXPORTER, rdl, "-o", str(block.out_dir), "--cpuif", CPUIF,
-            "--default-reset", "arst_n", "--err-if-bad-addr", "--addr-width", str(ADDR_WIDTH),
+            "--default-reset", "arst_n", "--err-if-bad-addr", "--err-if-bad-rw", "--addr-width", str(ADDR_WIDTH),
             "--module-name", f"{block.name}_reg", "--package-name", f"{block.name}_reg_pkg"]
 
 
@@ -132,6 +133,7 @@ def generate(block: RegBlock) -> None:
         DOCS.mkdir(parents=True, exist_ok=True)
         rdl = str(block.rdl.resolve().relative_to(REPO)) if block.rdl.resolve().is_relative_to(REPO) else str(block.rdl)
         _peakrdl(*_regblock_args(block, rdl))
+        _write_only_reads_zero(block.sv)
         _peakrdl("c-header", rdl, "-o", str(block.header))
         write_doc(block, block.doc, rdl)
         write_atomic(block.enum_header, c_enum_header(block))
@@ -168,6 +170,19 @@ def write_doc(block: RegBlock, path: Path, rdl: str) -> None:
     rdlc = RDLCompiler()
     rdlc.compile_file(str(block.rdl))
     Exporter().export(rdlc.elaborate().top, str(path), input_files=[rdl])
+
+
+# peakrdl-regblock 1.3's access check of a write-only register: valid only when writing.
+_WO_CHECK = re.compile(r"^(\s*is_valid_rw \|= cpuif_req_masked & \(.*\)) & cpuif_req_is_wr;$", re.M)
+
+
+def _write_only_reads_zero(sv: Path) -> None:
+    """Make reads of write-only registers valid (they return 0, as without --err-if-bad-rw) while
+    writes to read-only registers keep their error."""
+    text = sv.read_text()
+    if "is_valid_rw" not in text:
+        raise ToolError(f"{sv}: no access check (is_valid_rw) from --err-if-bad-rw; peakrdl-regblock changed?")
+    write_atomic(sv, _WO_CHECK.sub(r"\1;", text))
 
 
 def generate_all() -> list[RegBlock]:

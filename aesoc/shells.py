@@ -31,7 +31,13 @@ BRIDGE = ipblock.IP_DIR / "reg_bridge" / "rtl"
 # The register port: the bridge's reg_*_o drive the core's reg_*_i and the other way round.
 REG_PORT = ("req", "req_is_wr", "addr", "wr_data", "wr_biten", "req_stall_wr", "req_stall_rd",
             "rd_ack", "rd_err", "rd_data", "wr_ack", "wr_err")
-MAX_WAIT_DEFAULT = 1024
+# The bridges' reg_abort_o (the bus gave up a held access) goes to the core's reg_abort_i, which
+# completes that access without effect. Only cores that hold accesses (external registers that
+# wait: AES, SHA) have the input; for the others the bridge's output is left unused.
+ABORT_CORE, ABORT_BRIDGE = "reg_abort_i", "reg_abort_o"
+# Below cocotbext-apb's default timeout (1,000 cycles), above the aesoc crossbar's (256) and any
+# legitimate wait of a held access (a block through the slowest AES or SHA engine).
+MAX_WAIT_DEFAULT = 512
 
 
 @dataclass(frozen=True)
@@ -203,7 +209,9 @@ def render(block: ipblock.IpBlock, bus_name: str) -> str:
     b = bus(bus_name)
     header = core_header(block)
     reg = _reg_port_names()
-    reg_core = {c for c, _, _ in reg}
+    reg_core = {c for c, _, _ in reg} | {ABORT_CORE}
+    aborts = any(p.name == ABORT_CORE for p in header.ports)
+    abort_wire = "reg_abort" if aborts else "unused_reg_abort"
     # The core's idle output speaks for the core alone: a clocked bridge has state of its own, so
     # only a shell whose bridge has none (the Wishbone ones) passes it on (docs/ARCHITECTURE.md).
     hidden = {block.idle} if block.idle and b.clocked else set()
@@ -223,9 +231,10 @@ def render(block: ipblock.IpBlock, bus_name: str) -> str:
         port_lines += ["  /* verilator tracing_off */", line, "  /* verilator tracing_on */"] if secret_port else [line]
     bridge_params = f" #(\n{_connections([('AddrWidth', str(ADDR_WIDTH)), *[(p.name, p.name) for p in b.params]])}\n  )"
     bridge_conns = ([("clk_i", "clk_i"), ("rst_ni", "rst_ni")] if b.clocked else []) + \
-        [(n, n) for _, _, n in b.ports] + [(bp, w) for _, bp, w in reg]
+        [(n, n) for _, _, n in b.ports] + [(bp, w) for _, bp, w in reg] + [(ABORT_BRIDGE, abort_wire)]
     core_params = f" #(\n{_connections([(p.name, p.name) for p in header.params])}\n  )" if header.params else ""
-    core_conns = [(c, w) for c, _, w in reg] + [(p.name, p.name) for p in passed] + [(h, f"unused_{h}") for h in hidden]
+    core_conns = [(c, w) for c, _, w in reg] + [(p.name, p.name) for p in passed] + [(h, f"unused_{h}") for h in hidden] \
+        + ([(ABORT_CORE, abort_wire)] if aborts else [])
     core_conns.sort(key=lambda cw: [p.name for p in header.ports].index(cw[0]))
     source = header.file.relative_to(ipblock.IP_DIR.parent) if header.file.is_relative_to(ipblock.IP_DIR.parent) \
         else header.file
@@ -241,6 +250,7 @@ def render(block: ipblock.IpBlock, bus_name: str) -> str:
         ");",
         "",
         *_wire_decls(header),
+        f"  logic {abort_wire};",
         *[f"  logic unused_{h};" for h in sorted(hidden)],
         "",
         f"  {b.bridge}{bridge_params} u_bridge (",
@@ -276,6 +286,12 @@ def sources(block: ipblock.IpBlock, bus_name: str, out_dir: Path = OUT_DIR) -> l
     return [*core_sources(block), *bus(bus_name).bridge_files, generate(block, bus_name, out_dir)]
 
 
+def listed_sources(block: ipblock.IpBlock, bus_name: str, out_dir: Path = OUT_DIR) -> list[Path]:
+    """What `aesoc shells --sources` prints: the Verilator waivers first (the generated register
+    block is not lint-clean under -Wall without them), then everything the shell needs."""
+    return [*lint_waivers(block), *sources(block, bus_name, out_dir)]
+
+
 def lint_waivers(block: ipblock.IpBlock) -> list[Path]:
     """Verilator configuration for a block built alone: the SoC's waivers of the generated register
     blocks, and the block's own (ip/<block>/tests/waivers.vlt) where it has one."""
@@ -286,6 +302,6 @@ def lint_waivers(block: ipblock.IpBlock) -> list[Path]:
 def lint(block: ipblock.IpBlock, bus_name: str) -> subprocess.CompletedProcess[str]:
     """`verilator --lint-only -Wall` over one shell with everything under it."""
     cmd = [verilator_bin(), "--lint-only", "-Wall", "--top-module", shell_module(block, bus_name),
-           *map(str, lint_waivers(block)), *map(str, sources(block, bus_name))]
+           *map(str, listed_sources(block, bus_name))]
     # Not under verilator_lock: a lint is one short single-threaded process, not a build.
     return subprocess.run(cmd, capture_output=True, text=True, check=False)

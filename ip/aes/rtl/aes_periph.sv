@@ -13,7 +13,13 @@
 // outstanding; a DATA_IN[3] write while the input FIFO is full, and a DATA_OUT read while no
 // result is waiting, are acknowledged only when they can complete. A bus shell (aes_wbc, generated) adapts
 // this port to its bus; the crossbar's slave timeout turns a wait that can never end into a bus
-// error.
+// error. reg_abort_i (from the shell's bridge: the bus gave up the held access) completes it
+// at once without effect (no block queued, none released) and sets IRQ_STATUS.BUS_ABORT, so the
+// next access is served.
+//
+// Byte strobes: the register file merges the lanes of its own registers. IV and DATA_IN take
+// whole words: a write with some but not all lanes enabled changes nothing and answers an error
+// (reg_wr_err_o), a write with no lane enabled changes and queues nothing.
 module aes_periph #(
   parameter int unsigned RoundsPerCycle = 1,
   parameter bit          Pipelined      = 1'b0,
@@ -31,6 +37,7 @@ module aes_periph #(
   input  wire logic [11:0] reg_addr_i,      // byte offset in the 4 KB window
   input  wire logic [31:0] reg_wr_data_i,
   input  wire logic [31:0] reg_wr_biten_i,
+  input  wire logic        reg_abort_i,     // complete the held external access without effect
   output logic             reg_req_stall_wr_o,
   output logic             reg_req_stall_rd_o,
   output logic             reg_rd_ack_o,
@@ -64,6 +71,7 @@ module aes_periph #(
   logic [31:0] key_word [8];
   logic        key_wipe;
   logic [3:0]  iv_req, iv_req_wr, din_req, din_req_wr, dout_req;
+  logic [3:0]  iv_we, din_we, iv_part, din_part;  // whole-word writes; partial ones (refused)
   logic [31:0] iv_wdata [4];
   logic [31:0] din_wdata [4];
   logic [31:0] perf_busy, perf_blocks;
@@ -75,6 +83,9 @@ module aes_periph #(
   ext_kind_e   cur_kind;   // the access being served this cycle
   logic [1:0]  cur_word;
   logic        cur_done;
+  logic        aborted;    // the held access is given up: acknowledged, no effect
+  logic        finish;     // the access is acknowledged this cycle
+  logic        reg_wr_err;
 
   // Datapath.
   logic [31:0]  din_q [4];
@@ -111,7 +122,7 @@ module aes_periph #(
     .s_cpuif_rd_err       (reg_rd_err_o),
     .s_cpuif_rd_data      (reg_rd_data_o),
     .s_cpuif_wr_ack       (reg_wr_ack_o),
-    .s_cpuif_wr_err       (reg_wr_err_o),
+    .s_cpuif_wr_err       (reg_wr_err),
     .hwif_in              (hwif_in),
     .hwif_out             (hwif_out)
   );
@@ -150,6 +161,7 @@ module aes_periph #(
   assign hwif_in.STATUS.out_level.next       = cmd_clear ? 4'd0 : 4'(out_level);
   assign hwif_in.IRQ_STATUS.done.hwset       = out_push;
   assign hwif_in.IRQ_STATUS.err.hwset        = (eng_err & ~eng_err_q) | (cmd_start & in_full);
+  assign hwif_in.IRQ_STATUS.bus_abort.hwset  = aborted;
   assign hwif_in.PERF_BUSY.count.next        = perf_busy + 32'd1;
   assign hwif_in.PERF_BUSY.count.we          = eng_busy | ~in_empty;
   assign hwif_in.PERF_BLOCKS.count.next      = perf_blocks + 32'd1;
@@ -164,12 +176,12 @@ module aes_periph #(
   end
   for (genvar i = 0; i < 4; i++) begin : gen_ext_in
     assign hwif_in.IV[i].rd_ack = iv_req[i] & ~iv_req_wr[i];
-    assign hwif_in.IV[i].wr_ack = iv_req[i] & iv_req_wr[i];
+    assign hwif_in.IV[i].wr_ack = iv_req[i] & iv_req_wr[i];  // a partial write too (refused)
     assign hwif_in.IV[i].rd_data.word = aes_pkg::bswap(eng_iv[127 - 32*i -: 32]);
-    assign hwif_in.DATA_IN[i].wr_ack = (i == 3) ? ((din_req[3] & ctrl_manual_start) |
-                                                  ((cur_kind == EXT_DIN3) & cur_done))
+    assign hwif_in.DATA_IN[i].wr_ack = (i == 3) ? ((din_req[3] & (ctrl_manual_start | ~din_we[3])) |
+                                                  ((cur_kind == EXT_DIN3) & finish))
                                                : din_req[i];
-    assign hwif_in.DATA_OUT[i].rd_ack = (cur_kind == EXT_DOUT) & cur_done & (cur_word == 2'(i));
+    assign hwif_in.DATA_OUT[i].rd_ack = (cur_kind == EXT_DOUT) & finish & (cur_word == 2'(i));
     assign hwif_in.DATA_OUT[i].rd_data.word = aes_pkg::bswap(out_head[127 - 32*i -: 32]);
   end
 
@@ -184,15 +196,22 @@ module aes_periph #(
     assign din_req_wr[i] = hwif_out.DATA_IN[i].req_is_wr;
     assign din_wdata[i]  = hwif_out.DATA_IN[i].wr_data.word;
     assign dout_req[i]   = hwif_out.DATA_OUT[i].req;
+    assign iv_we[i]      = iv_req[i] & iv_req_wr[i] & (&hwif_out.IV[i].wr_biten);
+    assign iv_part[i]    = iv_req[i] & iv_req_wr[i] & (|hwif_out.IV[i].wr_biten) & ~iv_we[i];
+    assign din_we[i]     = din_req[i] & din_req_wr[i] & (&hwif_out.DATA_IN[i].wr_biten);
+    assign din_part[i]   = din_req[i] & din_req_wr[i] & (|hwif_out.DATA_IN[i].wr_biten) & ~din_we[i];
   end
+  // The answer to a partial write comes with its acknowledge, in the request cycle.
+  assign reg_wr_err_o = reg_wr_err | (|{iv_part, din_part});
 
   // ---- external registers ----
   // IV words and DATA_IN[0..2] complete at once; DATA_IN[3] (auto-start) waits for FIFO room and
-  // DATA_OUT waits for a result. Only one external access is outstanding at a time.
+  // DATA_OUT waits for a result. Only one external access is outstanding at a time. The register
+  // file takes no request while one is held, so reg_abort_i can only meet a held one (pend_q).
   always_comb begin
     cur_kind = pend_q;
     cur_word = pend_word_q;
-    if (din_req[3] && !ctrl_manual_start) begin
+    if (din_we[3] && !ctrl_manual_start) begin
       cur_kind = EXT_DIN3;
     end else if (|dout_req) begin
       cur_kind = EXT_DOUT;
@@ -203,11 +222,13 @@ module aes_periph #(
       EXT_DOUT: cur_done = ~out_empty;
       default:  cur_done = 1'b0;
     endcase
-    pend_d      = cur_done ? EXT_NONE : cur_kind;
+    aborted     = reg_abort_i & (pend_q != EXT_NONE);
+    finish      = cur_done | aborted;
+    pend_d      = finish ? EXT_NONE : cur_kind;
     pend_word_d = cur_word;
   end
 
-  assign iv_load = iv_req[3] & iv_req_wr[3];
+  assign iv_load = iv_we[3];
 
   for (genvar i = 0; i < 4; i++) begin : gen_words
     assign staged_block[127 - 32*i -: 32] = aes_pkg::bswap(i == 3 ? din_wdata[3] : din_q[i]);
@@ -221,8 +242,8 @@ module aes_periph #(
     assign manual_block[127 - 32*i -: 32] = aes_pkg::bswap(din_q[i]);
   end
 
-  assign in_push  = ((cur_kind == EXT_DIN3) & cur_done) | (cmd_start & ~in_full);
-  assign out_pop  = (cur_kind == EXT_DOUT) & cur_done & (cur_word == 2'd3);
+  assign in_push  = ((cur_kind == EXT_DIN3) & cur_done & ~aborted) | (cmd_start & ~in_full);
+  assign out_pop  = (cur_kind == EXT_DOUT) & cur_done & ~aborted & (cur_word == 2'd3);
   assign key_wipe = cmd_key_load | cmd_clear;
 
   aes_block_fifo #(.Depth(InDepth)) u_in_fifo (
@@ -321,15 +342,16 @@ module aes_periph #(
           din_q[i]      <= '0;
           iv_stage_q[i] <= '0;
         end else begin
-          if (din_req[i] && din_req_wr[i]) din_q[i] <= din_wdata[i];
-          if (iv_req[i] && iv_req_wr[i]) iv_stage_q[i] <= iv_wdata[i];
+          if (din_we[i]) din_q[i] <= din_wdata[i];
+          if (iv_we[i]) iv_stage_q[i] <= iv_wdata[i];
         end
       end
     end
   end
 
   assign irq_o         = (hwif_out.IRQ_STATUS.done.value & hwif_out.IRQ_ENABLE.done.value) |
-                         (hwif_out.IRQ_STATUS.err.value & hwif_out.IRQ_ENABLE.err.value);
+                         (hwif_out.IRQ_STATUS.err.value & hwif_out.IRQ_ENABLE.err.value) |
+                         (hwif_out.IRQ_STATUS.bus_abort.value & hwif_out.IRQ_ENABLE.bus_abort.value);
   assign dma_in_req_o  = hwif_out.DMA_CTRL.in_en.value & ~in_full;
   assign dma_out_req_o = hwif_out.DMA_CTRL.out_en.value & ~out_empty;
 
@@ -358,13 +380,12 @@ module aes_periph #(
     $error("aes_periph: InDepth, OutDepth, RoundsPerCycle, GhashBits must fit their HWCFG fields");
   end
 
-  // Only the write enables of the external registers are unused (every write is a full word).
+  // DATA_OUT is read-only: the register file sends it reads alone.
   logic unused;
   always_comb begin
     unused = 1'b0;
     for (int i = 0; i < 4; i++) begin
-      unused ^= ^{hwif_out.IV[i].wr_biten, hwif_out.DATA_IN[i].wr_biten,
-                  hwif_out.DATA_OUT[i].req_is_wr};
+      unused ^= hwif_out.DATA_OUT[i].req_is_wr;
     end
   end
 

@@ -93,6 +93,7 @@ module dma_axi #(
   logic        reg_rd_ack, reg_rd_err, reg_wr_ack, reg_wr_err;
   logic [dma_reg_pkg::DMA_REG_MIN_ADDR_WIDTH-1:0] reg_addr;
   logic [31:0] reg_wr_data, reg_wr_biten, reg_rd_data;
+  logic unused_reg_abort;  // the core answers every register access at once: nothing to abandon
   logic        rd_req, rd_burst, rd_more, rd_fixed, rd_prio, rd_ack, rd_err;
   logic        wr_req, wr_burst, wr_more, wr_fixed, wr_prio, wr_ack, wr_err;
   logic [29:0] rd_addr, wr_addr;
@@ -132,6 +133,7 @@ module dma_axi #(
     .reg_addr_o         (reg_addr),
     .reg_wr_data_o      (reg_wr_data),
     .reg_wr_biten_o     (reg_wr_biten),
+    .reg_abort_o        (unused_reg_abort),
     .reg_req_stall_wr_i (reg_req_stall_wr),
     .reg_req_stall_rd_i (reg_req_stall_rd),
     .reg_rd_ack_i       (reg_rd_ack),

@@ -74,6 +74,7 @@ module dma_wb #(
   logic        reg_rd_ack, reg_rd_err, reg_wr_ack, reg_wr_err;
   logic [11:0] reg_addr;
   logic [31:0] reg_wr_data, reg_wr_biten, reg_rd_data;
+  logic unused_reg_abort;  // the core answers every register access at once: nothing to abandon
   logic        rd_req, rd_burst, rd_more, rd_fixed;
   logic        wr_req, wr_burst, wr_more, wr_fixed;
   logic [3:0]  rd_beats, wr_beats;  // Wishbone bursts need no length up front (CTI says the end)
@@ -95,6 +96,7 @@ module dma_wb #(
     .reg_addr_o         (reg_addr),
     .reg_wr_data_o      (reg_wr_data),
     .reg_wr_biten_o     (reg_wr_biten),
+    .reg_abort_o        (unused_reg_abort),
     .reg_req_stall_wr_i (reg_req_stall_wr),
     .reg_req_stall_rd_i (reg_req_stall_rd),
     .reg_rd_ack_i       (reg_rd_ack),

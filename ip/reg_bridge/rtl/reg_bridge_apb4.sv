@@ -4,13 +4,15 @@
 
 // The setup phase (PSEL, not PENABLE) starts the access; PREADY rises in the access phase in the
 // cycle the register file answers, so a register that answers at once takes the APB minimum of
-// two cycles. PSLVERR comes with PREADY for an unmapped offset (the register file's error
-// answer) or an access that waited MaxWait cycles (reg_bridge_core: then also a timeout_o
-// pulse). PSTRB are the byte enables of a write; PPROT is accepted and not checked.
+// two cycles. PSLVERR comes with PREADY for an unmapped offset or a refused access (the
+// register file's error answer), a PADDR that is not a multiple of 4 (refused here, nothing is
+// accessed), or an access that waited MaxWait cycles (reg_bridge_core: then also a timeout_o
+// pulse, and the held access is abandoned in the core). PSTRB are the byte enables of a write;
+// PPROT is accepted and not checked.
 // AMBA signal names (no _i/_o) so that tools and bus models recognise the interface.
 module reg_bridge_apb4 #(
   parameter int unsigned AddrWidth = 12,   // byte-address bits of the register port
-  parameter int unsigned MaxWait   = 1024  // cycles PREADY may stay low; 0: no bound
+  parameter int unsigned MaxWait   = 512   // cycles PREADY may stay low; 0: no bound
 ) (
   input  wire logic                 clk_i,
   input  wire logic                 rst_ni,
@@ -31,6 +33,7 @@ module reg_bridge_apb4 #(
   output logic      [AddrWidth-1:0] reg_addr_o,
   output logic      [31:0]          reg_wr_data_o,
   output logic      [31:0]          reg_wr_biten_o,
+  output logic                      reg_abort_o,
   input  wire logic                 reg_req_stall_wr_i,
   input  wire logic                 reg_req_stall_rd_i,
   input  wire logic                 reg_rd_ack_i,
@@ -50,6 +53,7 @@ module reg_bridge_apb4 #(
     .rst_ni             (rst_ni),
     .start_i            (s_apb_psel & ~s_apb_penable & ~busy),
     .start_wr_i         (s_apb_pwrite),
+    .start_bad_i        (s_apb_paddr[1:0] != 2'b00),
     .start_addr_i       ({s_apb_paddr[AddrWidth-1:2], 2'b00}),
     .start_wdata_i      (s_apb_pwdata),
     .start_wstrb_i      (s_apb_pwrite ? s_apb_pstrb : 4'h0),
@@ -63,6 +67,7 @@ module reg_bridge_apb4 #(
     .reg_addr_o         (reg_addr_o),
     .reg_wr_data_o      (reg_wr_data_o),
     .reg_wr_biten_o     (reg_wr_biten_o),
+    .reg_abort_o        (reg_abort_o),
     .reg_req_stall_wr_i (reg_req_stall_wr_i),
     .reg_req_stall_rd_i (reg_req_stall_rd_i),
     .reg_rd_ack_i       (reg_rd_ack_i),
@@ -76,7 +81,7 @@ module reg_bridge_apb4 #(
   assign s_apb_pslverr = done & done_err;
 
   logic unused;
-  assign unused = ^{s_apb_paddr[1:0], s_apb_pprot};
+  assign unused = ^s_apb_pprot;
 
 endmodule
 

@@ -5,13 +5,18 @@
 // One access at a time: a write is taken when AWVALID and WVALID are both up (AWREADY and
 // WREADY together), a read when ARVALID is; when both wait, reads and writes alternate. The
 // answer is registered: BVALID or RVALID rise the cycle after the register file answers and
-// stay up until BREADY or RREADY. xRESP is SLVERR for an unmapped offset or an access that
-// waited MaxWait cycles (reg_bridge_core: then also a timeout_o pulse), OKAY otherwise.
+// stay up until BREADY or RREADY. xRESP is SLVERR for an unmapped offset or a refused access
+// (the register file's error answer), for an access refused here before it reaches the core (a
+// read whose ARADDR is not a multiple of 4; a write with a WSTRB lane below AWADDR's byte
+// offset, which AXI's unaligned addressing leaves unset), or for an access that waited MaxWait
+// cycles (reg_bridge_core: then also a timeout_o pulse, and the held access is abandoned in the
+// core); OKAY otherwise. A write at an unaligned AWADDR with the strobes above it set is the
+// narrow write AXI masters emit for a byte or halfword store, and is taken.
 // AxPROT is accepted and not checked. AMBA signal names (no _i/_o) so that tools and bus models
 // recognise the interface.
 module reg_bridge_axil #(
   parameter int unsigned AddrWidth = 12,   // byte-address bits of the register port
-  parameter int unsigned MaxWait   = 1024  // cycles an access may wait; 0: no bound
+  parameter int unsigned MaxWait   = 512   // cycles an access may wait; 0: no bound
 ) (
   input  wire logic                 clk_i,
   input  wire logic                 rst_ni,
@@ -41,6 +46,7 @@ module reg_bridge_axil #(
   output logic      [AddrWidth-1:0] reg_addr_o,
   output logic      [31:0]          reg_wr_data_o,
   output logic      [31:0]          reg_wr_biten_o,
+  output logic                      reg_abort_o,
   input  wire logic                 reg_req_stall_wr_i,
   input  wire logic                 reg_req_stall_rd_i,
   input  wire logic                 reg_rd_ack_i,
@@ -58,13 +64,17 @@ module reg_bridge_axil #(
   state_e      state_q, state_d;
   logic        is_rd_q, last_rd_q, err_q;
   logic [31:0] rdata_q;
-  logic        want_wr, want_rd, take_wr, take_rd, done, done_err, busy;
+  logic        want_wr, want_rd, take_wr, take_rd, done, done_err, busy, wr_bad, rd_bad;
   logic [31:0] done_rdata;
 
   assign want_wr = s_axil_awvalid & s_axil_wvalid;
   assign want_rd = s_axil_arvalid;
   assign take_rd = (state_q == StIdle) & want_rd & (~want_wr | ~last_rd_q);
   assign take_wr = (state_q == StIdle) & want_wr & ~take_rd;
+
+  // Lanes below the byte offset of AWADDR: AXI leaves them unset on an unaligned write.
+  assign wr_bad = |(s_axil_wstrb & ((4'b0001 << s_axil_awaddr[1:0]) - 4'b0001));
+  assign rd_bad = s_axil_araddr[1:0] != 2'b00;
 
   assign s_axil_awready = take_wr;
   assign s_axil_wready  = take_wr;
@@ -78,6 +88,7 @@ module reg_bridge_axil #(
     .rst_ni             (rst_ni),
     .start_i            (take_wr | take_rd),
     .start_wr_i         (take_wr),
+    .start_bad_i        (take_wr ? wr_bad : rd_bad),
     .start_addr_i       (take_wr ? {s_axil_awaddr[AddrWidth-1:2], 2'b00}
                                  : {s_axil_araddr[AddrWidth-1:2], 2'b00}),
     .start_wdata_i      (s_axil_wdata),
@@ -92,6 +103,7 @@ module reg_bridge_axil #(
     .reg_addr_o         (reg_addr_o),
     .reg_wr_data_o      (reg_wr_data_o),
     .reg_wr_biten_o     (reg_wr_biten_o),
+    .reg_abort_o        (reg_abort_o),
     .reg_req_stall_wr_i (reg_req_stall_wr_i),
     .reg_req_stall_rd_i (reg_req_stall_rd_i),
     .reg_rd_ack_i       (reg_rd_ack_i),
@@ -138,7 +150,7 @@ module reg_bridge_axil #(
   assign s_axil_rdata  = rdata_q;
 
   logic unused;
-  assign unused = ^{s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_awprot, s_axil_arprot, busy};
+  assign unused = ^{s_axil_awprot, s_axil_arprot, busy};
 
 endmodule
 

@@ -4,21 +4,24 @@
 
 // start_i takes an access (while busy_o is low); the access goes to the register port as soon
 // as the port does not stall it, and done_o pulses with its answer in the cycle the register
-// file answers. An access that has no answer MaxWait cycles after it started ends anyway:
-// done_o with done_err_o, and a timeout_o pulse. That happens when the core holds an access
-// that can never complete (an AES DATA_OUT read with no result coming, a DATA_IN write to a full
-// FIFO of a stopped engine). If the access had reached the register file, its late answer is
-// dropped when it comes, and the next access waits for it (and is bounded the same way).
-// MaxWait = 0 waits without bound.
+// file answers. start_bad_i marks an access the bridge refuses (misaligned, strobes that do not
+// fit the address): it ends with done_err_o in the next cycle and never reaches the register
+// port. An access that has no answer MaxWait cycles after it started ends anyway: done_o with
+// done_err_o, and a timeout_o pulse. That happens when the core holds an access that can never
+// complete (an AES DATA_OUT read with no result coming, a DATA_IN write to a full FIFO of a
+// stopped engine). If the access had reached the register file, reg_abort_o then stays up until
+// the core completes it without effect (the write dropped, the read cancelled); that late
+// answer is dropped, so the next access is served normally. MaxWait = 0 waits without bound.
 module reg_bridge_core #(
   parameter int unsigned AddrWidth = 12,
-  parameter int unsigned MaxWait   = 1024
+  parameter int unsigned MaxWait   = 512
 ) (
   input  wire logic                 clk_i,
   input  wire logic                 rst_ni,
   // Access in.
   input  wire logic                 start_i,
   input  wire logic                 start_wr_i,
+  input  wire logic                 start_bad_i,
   input  wire logic [AddrWidth-1:0] start_addr_i,
   input  wire logic [31:0]          start_wdata_i,
   input  wire logic [3:0]           start_wstrb_i,
@@ -34,6 +37,7 @@ module reg_bridge_core #(
   output logic      [AddrWidth-1:0] reg_addr_o,
   output logic      [31:0]          reg_wr_data_o,
   output logic      [31:0]          reg_wr_biten_o,
+  output logic                      reg_abort_o,
   input  wire logic                 reg_req_stall_wr_i,
   input  wire logic                 reg_req_stall_rd_i,
   input  wire logic                 reg_rd_ack_i,
@@ -48,7 +52,7 @@ module reg_bridge_core #(
   typedef enum logic [1:0] {StIdle, StIssue, StWait} state_e;
 
   state_e                state_q, state_d;
-  logic                  wr_q;
+  logic                  wr_q, bad_q;
   logic [AddrWidth-1:0]  addr_q;
   logic [31:0]           wdata_q;
   logic [3:0]            wstrb_q;
@@ -62,7 +66,7 @@ module reg_bridge_core #(
   assign limit = (MaxWait != 0) && (count_q == CntW'(MaxWait - 1));
   // Outside the FSM block: the register file answers in the request cycle, and a request that
   // read the answer's block would look like a combinational loop to the simulator.
-  assign reg_req_o = (state_q == StIssue) & ~orphan_q & ~stall;
+  assign reg_req_o = (state_q == StIssue) & ~orphan_q & ~bad_q & ~stall;
   assign waiting   = reg_req_o | (state_q == StWait);
 
   always_comb begin
@@ -81,7 +85,11 @@ module reg_bridge_core #(
       end
       StIssue, StWait: begin
         count_d = count_q + CntW'(1);
-        if (waiting && ack) begin
+        if (bad_q) begin
+          done_o     = 1'b1;
+          done_err_o = 1'b1;
+          state_d    = StIdle;
+        end else if (waiting && ack) begin
           done_o     = 1'b1;
           done_err_o = err;
           state_d    = StIdle;
@@ -105,6 +113,7 @@ module reg_bridge_core #(
       count_q  <= '0;
       orphan_q <= 1'b0;
       wr_q     <= 1'b0;
+      bad_q    <= 1'b0;
       addr_q   <= '0;
       wdata_q  <= '0;
       wstrb_q  <= '0;
@@ -114,6 +123,7 @@ module reg_bridge_core #(
       orphan_q <= orphan_d;
       if (state_q == StIdle && start_i) begin
         wr_q    <= start_wr_i;
+        bad_q   <= start_bad_i;
         addr_q  <= start_addr_i;
         wdata_q <= start_wdata_i;
         wstrb_q <= start_wstrb_i;
@@ -121,8 +131,10 @@ module reg_bridge_core #(
     end
   end
 
+  // Registered: the core's abandon logic never sees a path from the bus.
+  assign reg_abort_o     = orphan_q;
   assign busy_o          = state_q != StIdle;
-  assign done_rdata_o    = (done_o && !timeout_o) ? reg_rd_data_i : '0;
+  assign done_rdata_o    = (done_o && !timeout_o && !bad_q) ? reg_rd_data_i : '0;
   assign reg_req_is_wr_o = wr_q;
   assign reg_addr_o      = addr_q;
   assign reg_wr_data_o   = wdata_q;

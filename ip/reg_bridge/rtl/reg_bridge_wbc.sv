@@ -10,8 +10,13 @@
 // the register file.
 // The register file answers its own registers in the request cycle and masks a request held
 // while an external register access is outstanding, so a classic master that holds STB until
-// ACK needs nothing more: the stall outputs are not used. This is the bus the aesoc crossbar
-// speaks; the mapping adds no cycle.
+// ACK needs nothing more. A classic master ends an access only with ACK or ERR, so an access
+// still outstanding (the stall outputs) while the request is down was abandoned: the master
+// dropped its cycle, as the aesoc crossbar does at its slave timeout. reg_abort_o then has the
+// core complete it without effect (the write dropped, the read cancelled), in that same cycle,
+// and ACK/ERR are only given with a request, so that late answer reaches no master and the next
+// access is served normally. This is the bus the aesoc crossbar speaks; the mapping adds no
+// cycle.
 module reg_bridge_wbc #(
   parameter int unsigned AddrWidth = 12,    // byte-address bits of the register port
   parameter bit          CycGated  = 1'b1   // 0: STB alone is the request (see above)
@@ -31,6 +36,7 @@ module reg_bridge_wbc #(
   output logic      [AddrWidth-1:0]   reg_addr_o,
   output logic      [31:0]            reg_wr_data_o,
   output logic      [31:0]            reg_wr_biten_o,
+  output logic                        reg_abort_o,
   input  wire logic                   reg_req_stall_wr_i,
   input  wire logic                   reg_req_stall_rd_i,
   input  wire logic                   reg_rd_ack_i,
@@ -48,12 +54,15 @@ module reg_bridge_wbc #(
     assign reg_wr_biten_o[8*i +: 8] = {8{wb_sel_i[i]}};
   end
 
+  // The register file raises both stall outputs while an external access is outstanding.
+  assign reg_abort_o = reg_req_stall_rd_i & ~reg_req_o;
+
   assign wb_dat_o = reg_rd_data_i;
-  assign wb_err_o = reg_rd_err_i | reg_wr_err_i;
-  assign wb_ack_o = (reg_rd_ack_i | reg_wr_ack_i) & ~wb_err_o;
+  assign wb_err_o = (reg_rd_err_i | reg_wr_err_i) & reg_req_o;
+  assign wb_ack_o = (reg_rd_ack_i | reg_wr_ack_i) & reg_req_o & ~wb_err_o;
 
   logic unused;
-  assign unused = ^{reg_req_stall_wr_i, reg_req_stall_rd_i};
+  assign unused = reg_req_stall_wr_i;
 
 endmodule
 

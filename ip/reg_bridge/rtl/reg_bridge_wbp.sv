@@ -6,7 +6,10 @@
 // select with CYC); SEL are the byte enables. Acknowledges (ACK,
 // or ERR for an error) come in request order, at the earliest in the request cycle. STALL holds
 // a request while an external register access (e.g. an AES DATA_IN write to a full input FIFO)
-// is outstanding; the master keeps STB and its signals until STALL drops.
+// is outstanding; the master keeps STB and its signals until STALL drops. A master ends its
+// cycle (CYC down) only once every request is answered, so an access still outstanding without
+// CYC was abandoned (a bus timeout): reg_abort_o has the core complete it without effect in that
+// cycle, and ACK/ERR are only given inside a cycle, so that late answer reaches no master.
 module reg_bridge_wbp #(
   parameter int unsigned AddrWidth = 12  // byte-address bits of the register port
 ) (
@@ -26,6 +29,7 @@ module reg_bridge_wbp #(
   output logic      [AddrWidth-1:0]   reg_addr_o,
   output logic      [31:0]            reg_wr_data_o,
   output logic      [31:0]            reg_wr_biten_o,
+  output logic                        reg_abort_o,
   input  wire logic                   reg_req_stall_wr_i,
   input  wire logic                   reg_req_stall_rd_i,
   input  wire logic                   reg_rd_ack_i,
@@ -44,10 +48,12 @@ module reg_bridge_wbp #(
     assign reg_wr_biten_o[8*i +: 8] = {8{wb_sel_i[i]}};
   end
 
-  assign wb_stall_o = reg_req_o & (wb_we_i ? reg_req_stall_wr_i : reg_req_stall_rd_i);
-  assign wb_dat_o   = reg_rd_data_i;
-  assign wb_err_o   = reg_rd_err_i | reg_wr_err_i;
-  assign wb_ack_o   = (reg_rd_ack_i | reg_wr_ack_i) & ~wb_err_o;
+  assign wb_stall_o  = reg_req_o & (wb_we_i ? reg_req_stall_wr_i : reg_req_stall_rd_i);
+  // The register file raises both stall outputs while an external access is outstanding.
+  assign reg_abort_o = reg_req_stall_rd_i & ~wb_cyc_i;
+  assign wb_dat_o    = reg_rd_data_i;
+  assign wb_err_o    = (reg_rd_err_i | reg_wr_err_i) & wb_cyc_i;
+  assign wb_ack_o    = (reg_rd_ack_i | reg_wr_ack_i) & wb_cyc_i & ~wb_err_o;
 
 endmodule
 

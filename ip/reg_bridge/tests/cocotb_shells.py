@@ -2,11 +2,14 @@
 
 The bus models: cocotbext-axi (AXI4-Lite), cocotbext-apb (APB4), cocotbext-wishbone (classic and
 pipelined). Registers and their access come from the block's SystemRDL; the AES vectors from
-FIPS-197 and SP 800-38A, random cases from the `cryptography` package.
+FIPS-197 and SP 800-38A, random cases from the `cryptography` package, SHA digests from hashlib.
+The bus rules (docs/integration.md, "Errors, strobes and held accesses"): held accesses given up
+by the bus and the block's recovery, byte strobes, unaligned addresses, read-only writes.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import re
@@ -15,7 +18,7 @@ from pathlib import Path
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
+from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge
 from cocotb.utils import get_sim_time
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
@@ -25,8 +28,15 @@ from aesoc.shells import MAX_WAIT_DEFAULT  # noqa: E402
 
 BLOCK = os.environ["SHELL_BLOCK"]
 BUS = os.environ["SHELL_BUS"]
+# The shell's MaxWait (APB4, AXI4-Lite): the default unless the test build set another.
+MAX_WAIT = int(os.environ.get("SHELL_MAX_WAIT", MAX_WAIT_DEFAULT))
 WINDOW = 4096
 CLOCK_NS = 10
+# A Wishbone master here gives up an unanswered access after this many cycles, as the aesoc
+# crossbar does after 256.
+WB_GIVE_UP = 40
+# A wedged block must fail a test, not hang it: the bus models wait for an answer without end.
+TEST_TIMEOUT_US = 500
 
 
 class Port:
@@ -55,6 +65,10 @@ class Port:
         if BUS == "axil":
             data = value.to_bytes(4, "little")
             lanes = [i for i in range(4) if strb >> i & 1]
+            contiguous = bool(lanes) and lanes == list(range(lanes[0], lanes[-1] + 1))
+            if addr % 4 or not contiguous:
+                return await self._axil_raw_write(addr, value, strb)
+            # As a CPU's narrow store: AWADDR at the first enabled byte.
             resp = await self.axil.write(addr + lanes[0], data[lanes[0]:lanes[-1] + 1])
             return int(resp.resp) != 0
         if BUS == "apb4":
@@ -64,9 +78,39 @@ class Port:
         res = await self.wb.send_cycle([WBOp(addr >> 2, value, sel=strb)])
         return res[0].ack == 2
 
+    async def _axil_raw_write(self, addr: int, value: int, strb: int) -> bool:
+        """One AW and W beat with any address and strobes (the model's byte API cannot say a
+        write with no strobe, or strobes that do not match the address)."""
+        wif = self.axil.write_if
+        aw = wif.aw_channel._transaction_obj()
+        aw.awaddr, aw.awprot = addr, 0
+        w = wif.w_channel._transaction_obj()
+        w.wdata, w.wstrb = value, strb
+        await wif.aw_channel.send(aw)
+        await wif.w_channel.send(w)
+        b = await wif.b_channel.recv()
+        return int(b.bresp) != 0
+
+    async def axil_stream(self, addr: int, values: list[int]) -> list[bool]:
+        """Back-to-back writes (the next AW and W wait while the bridge answers the last): a
+        sequential master leaves the peripheral idle cycles between writes. Error flags in order."""
+        wif = self.axil.write_if
+
+        async def send() -> None:
+            for value in values:
+                aw = wif.aw_channel._transaction_obj()
+                aw.awaddr, aw.awprot = addr, 0
+                w = wif.w_channel._transaction_obj()
+                w.wdata, w.wstrb = value, 0xF
+                await wif.aw_channel.send(aw)
+                await wif.w_channel.send(w)
+
+        cocotb.start_soon(send())
+        return [int((await wif.b_channel.recv()).bresp) != 0 for _ in values]
+
     async def read(self, addr: int, expect_err: bool = False) -> tuple[int, bool]:
         if BUS == "axil":
-            resp = await self.axil.read(addr, 4)
+            resp = await self.axil.read(addr, 4 - addr % 4)
             return int.from_bytes(resp.data, "little"), int(resp.resp) != 0
         if BUS == "apb4":
             value = await self.apb.read(addr, error_expected=expect_err)
@@ -74,6 +118,80 @@ class Port:
         from cocotbext.wishbone.driver import WBOp
         res = await self.wb.send_cycle([WBOp(addr >> 2)])
         return int(res[0].datrd), res[0].ack == 2
+
+    async def attempt(self, addr: int, value: int | None = None, give_up: int = WB_GIVE_UP) -> str:
+        """One access that the block may hold: "ok", "err" (an error answer), or "given up": the
+        APB4 / AXI4-Lite bridge ended it at its bound (a timeout_o pulse, checked with the cycles it
+        took), or the Wishbone master dropped its cycle after `give_up` cycles without an answer
+        (as the aesoc crossbar does at its slave timeout). After a given-up access no late answer
+        may reach the bus."""
+        if BUS in ("wbc", "wbp"):
+            return await self._wb_attempt(addr, value, give_up)
+        before, t0 = TIMEOUTS[0], get_sim_time("ns")
+        if BUS == "axil":
+            err = await self.write(addr, value) if value is not None else (await self.read(addr))[1]
+        else:
+            err = await self._apb_raw(addr, value)
+        if TIMEOUTS[0] == before:
+            return "err" if err else "ok"
+        waited = (get_sim_time("ns") - t0) / CLOCK_NS
+        assert err and TIMEOUTS[0] == before + 1, "timeout_o pulsed without an error answer, or twice"
+        assert MAX_WAIT <= waited <= MAX_WAIT + 8, f"given up after {waited} cycles (MaxWait {MAX_WAIT})"
+        return "given up"
+
+    async def _apb_raw(self, addr: int, value: int | None) -> bool:
+        """An APB access driven here (the model raises inside its own task on an unexpected
+        PSLVERR, which a test that does not know the outcome beforehand cannot have)."""
+        dut = self.dut
+        await FallingEdge(dut.clk_i)
+        dut.s_apb_psel.value, dut.s_apb_penable.value = 1, 0
+        dut.s_apb_pwrite.value, dut.s_apb_paddr.value = int(value is not None), addr
+        dut.s_apb_pwdata.value, dut.s_apb_pstrb.value = value or 0, 0xF if value is not None else 0
+        await FallingEdge(dut.clk_i)
+        dut.s_apb_penable.value = 1
+        while True:
+            await ReadOnly()
+            if int(dut.s_apb_pready.value):
+                err = bool(int(dut.s_apb_pslverr.value))
+                break
+            await FallingEdge(dut.clk_i)
+        await FallingEdge(dut.clk_i)
+        dut.s_apb_psel.value, dut.s_apb_penable.value, dut.s_apb_pwrite.value = 0, 0, 0
+        return err
+
+    async def _wb_attempt(self, addr: int, value: int | None, give_up: int) -> str:
+        dut = self.dut
+        await FallingEdge(dut.clk_i)
+        dut.wb_cyc_i.value, dut.wb_stb_i.value, dut.wb_we_i.value = 1, 1, int(value is not None)
+        dut.wb_adr_i.value, dut.wb_dat_i.value, dut.wb_sel_i.value = addr >> 2, value or 0, 0xF
+        outcome = "given up"
+        for _ in range(give_up):
+            await ReadOnly()
+            if int(dut.wb_ack_o.value) or int(dut.wb_err_o.value):
+                outcome = "err" if int(dut.wb_err_o.value) else "ok"
+            # Pipelined: a request not stalled at this edge is taken; STB drops, CYC stays.
+            taken = BUS == "wbp" and not int(dut.wb_stall_o.value)
+            await FallingEdge(dut.clk_i)
+            if outcome != "given up":
+                break
+            if taken:
+                dut.wb_stb_i.value = 0
+        dut.wb_cyc_i.value, dut.wb_stb_i.value, dut.wb_we_i.value = 0, 0, 0
+        for _ in range(4 if outcome == "given up" else 0):
+            await ReadOnly()
+            assert not int(dut.wb_ack_o.value) and not int(dut.wb_err_o.value), "an answer outside a cycle"
+            await FallingEdge(dut.clk_i)
+        return outcome
+
+
+# timeout_o pulses of an APB4 / AXI4-Lite shell since reset.
+TIMEOUTS = [0]
+
+
+async def _count_timeouts(dut) -> None:
+    while True:
+        await RisingEdge(dut.clk_i)
+        TIMEOUTS[0] += int(dut.timeout_o.value)
 
 
 async def start(dut) -> Port:
@@ -84,6 +202,8 @@ async def start(dut) -> Port:
         if hasattr(dut, name):
             getattr(dut, name).value = 0
     port = Port(dut)
+    if hasattr(dut, "timeout_o"):
+        cocotb.start_soon(_count_timeouts(dut))
     dut.rst_ni.value = 0
     await ClockCycles(dut.clk_i, 3)
     dut.rst_ni.value = 1
@@ -283,27 +403,270 @@ async def aes_random(dut) -> None:
         assert await aes.crypt(data) == _reference(mode, key, iv, data, decrypt), f"{mode} {len(key)}"
 
 
-@cocotb.test(skip=BLOCK != "aes" or BUS not in ("apb4", "axil"))
+@cocotb.test(skip=BLOCK != "aes" or BUS not in ("apb4", "axil"), timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
 async def aes_bounded_wait(dut) -> None:
     """A DATA_OUT read with no result coming ends in an error response after MaxWait cycles, with
-    one timeout_o pulse, instead of holding the bus (the read stays pending in the core until a
-    result comes or reset, so it is the last access of this test)."""
+    one timeout_o pulse, instead of holding the bus."""
     port = await start(dut)
     aes = Aes(port)
-    pulses = 0
-
-    async def count() -> None:
-        nonlocal pulses
-        while True:
-            await RisingEdge(dut.clk_i)
-            pulses += int(dut.timeout_o.value)
-
-    cocotb.start_soon(count())
     await aes.setup("ECB", bytes(16), None)
-    t0 = get_sim_time("ns")
-    _, err = await port.read(aes.rm.offsets["DATA_OUT[0]"], expect_err=True)
-    waited = (get_sim_time("ns") - t0) / CLOCK_NS
-    assert err, "a DATA_OUT read with nothing to read answered OKAY"
-    assert MAX_WAIT_DEFAULT <= waited <= MAX_WAIT_DEFAULT + 8, f"error after {waited} cycles"
-    await ClockCycles(dut.clk_i, 2)
-    assert pulses == 1, f"timeout_o pulsed {pulses} times"
+    assert await port.attempt(aes.rm.offsets["DATA_OUT[0]"]) == "given up"
+    assert MAX_WAIT == MAX_WAIT_DEFAULT
+
+
+async def _bus_abort_recorded(aes: Aes, dut) -> None:
+    """IRQ_STATUS.BUS_ABORT is set and raises irq_o (enabled); write 1 clears both."""
+    bit = aes.rm.field("IRQ_STATUS.bus_abort", 1)
+    assert await aes.read("IRQ_STATUS") & bit, "the given-up access left no trace in IRQ_STATUS"
+    assert int(dut.irq_o.value) == 1, "IRQ_STATUS.BUS_ABORT with IRQ_ENABLE.BUS_ABORT: no irq_o"
+    await aes.write("IRQ_STATUS", bit)
+    assert not await aes.read("IRQ_STATUS") & bit
+    assert int(dut.irq_o.value) == 0
+
+
+async def _fill(aes: Aes, blocks: list[bytes]) -> None:
+    for block in blocks:
+        for i, word in enumerate(_words(block)):
+            await aes.write(f"DATA_IN[{i}]", word)
+
+
+@cocotb.test(skip=BLOCK != "aes", timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
+async def aes_held_read_given_up(dut) -> None:
+    """Issue 47 (1): a DATA_OUT read with nothing queued, given up by the bus (bridge bound or
+    Wishbone master), is cancelled in the core: BUS_ABORT recorded, the next access (ID) answers
+    at once, and the peripheral then encrypts normally, without CMD.CLEAR or reset."""
+    port = await start(dut)
+    aes = Aes(port)
+    rng = random.Random(f"held-read-{BUS}")
+    key = rng.randbytes(16)
+    await aes.setup("ECB", key, None)
+    await aes.write("IRQ_ENABLE", aes.rm.field("IRQ_ENABLE.bus_abort", 1))
+    for word in range(4):
+        assert await port.attempt(aes.rm.offsets[f"DATA_OUT[{word}]"]) == "given up"
+        t0 = get_sim_time("ns")
+        assert await aes.read("ID") == aes.rm.fields["ID.id"].reset
+        assert (get_sim_time("ns") - t0) / CLOCK_NS < 10, "the access after a given-up one waited"
+        await _bus_abort_recorded(aes, dut)
+    data = rng.randbytes(48)
+    assert await aes.crypt(data) == _reference("ECB", key, None, data)
+
+
+@cocotb.test(skip=BLOCK != "aes", timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
+async def aes_held_write_given_up(dut) -> None:
+    """Issue 47 (1): InDepth + engine + OutDepth blocks fill the peripheral; the next DATA_IN[3]
+    write is held and given up by the bus. It queues nothing; the DATA_OUT reads that make room
+    then return exactly the queued blocks' results. The same wedge again is ended by CMD.CLEAR,
+    after which the peripheral encrypts normally."""
+    port = await start(dut)
+    aes = Aes(port)
+    rng = random.Random(f"held-write-{BUS}")
+    key = rng.randbytes(16)
+    await aes.setup("ECB", key, None)
+    await aes.write("IRQ_ENABLE", aes.rm.field("IRQ_ENABLE.bus_abort", 1))
+    hwcfg = await aes.read("HWCFG")
+    capacity = aes.rm.get("HWCFG.in_depth", hwcfg) + 1 + aes.rm.get("HWCFG.out_depth", hwcfg)
+    ready = aes.rm.field("STATUS.in_ready", 1)
+    for clear in (False, True):
+        blocks = [rng.randbytes(16) for _ in range(capacity)]
+        await _fill(aes, blocks)
+        for _ in range(100):
+            if not await aes.read("STATUS") & ready:
+                break
+        else:
+            raise AssertionError(f"{capacity} blocks did not fill the input FIFO")
+        extra = _words(rng.randbytes(16))
+        for i in range(3):
+            await aes.write(f"DATA_IN[{i}]", extra[i])
+        assert await port.attempt(aes.rm.offsets["DATA_IN[3]"], extra[3]) == "given up"
+        await _bus_abort_recorded(aes, dut)
+        if clear:
+            await aes.write("CMD", aes.rm.field("CMD.clear", 1))
+            status = await aes.read("STATUS")
+            assert aes.rm.get("STATUS.in_level", status) == aes.rm.get("STATUS.out_level", status) == 0
+            await aes.setup("ECB", key, None)
+            data = rng.randbytes(64)
+            assert await aes.crypt(data) == _reference("ECB", key, None, data)
+        else:
+            out = b""
+            for _ in blocks:
+                for i in range(4):
+                    out += (await aes.read(f"DATA_OUT[{i}]")).to_bytes(4, "little")
+            assert out == _reference("ECB", key, None, b"".join(blocks)), "results after the given-up write"
+            for _ in range(50):
+                status = await aes.read("STATUS")
+                if not aes.rm.get("STATUS.busy", status):
+                    break
+            assert aes.rm.get("STATUS.out_level", status) == 0, "the given-up write queued a block"
+
+
+# ---- SHA through the shell ----
+
+class Sha:
+    """The SHA peripheral programmed as its driver does (ip/sha/sw)."""
+
+    def __init__(self, port: Port) -> None:
+        self.port = port
+        self.rm = regmap("sha")
+
+    async def write(self, reg: str, value: int) -> None:
+        assert not await self.port.write(self.rm.offsets[reg], value), f"write {reg}"
+
+    async def read(self, reg: str) -> int:
+        value, err = await self.port.read(self.rm.offsets[reg])
+        assert not err, f"read {reg}"
+        return value
+
+    async def start(self, alg: str, length: int) -> None:
+        await self.write("CTRL", self.rm.field("CTRL.alg", self.rm.enums["sha_alg_e"][alg]))
+        await self.write("MSG_LEN_LO", length)
+        await self.write("MSG_LEN_HI", 0)
+        await self.write("CMD", self.rm.field("CMD.start", 1))
+
+    async def sha256(self, msg: bytes) -> bytes:
+        await self.start("SHA256", len(msg))
+        padded = msg + bytes(-len(msg) % 4)
+        for word in _words(padded):
+            await self.write("DATA_IN", word)
+        for _ in range(200):
+            if self.rm.get("STATUS.done", await self.read("STATUS")):
+                break
+        else:
+            raise AssertionError("no digest")
+        digest = b""
+        for i in range(8):
+            digest += (await self.read(f"DIGEST[{i}]")).to_bytes(4, "little")
+        return digest
+
+
+@cocotb.test(skip=BLOCK != "sha", timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
+async def sha_held_write_given_up(dut) -> None:
+    """Issue 47 (1): a DATA_IN write held while the input FIFO is full and the engine compresses,
+    given up by the bus (these builds bound the wait at SHELL_MAX_WAIT cycles; the Wishbone master
+    gives up after as many), is dropped in the core: BUS_ABORT recorded with irq_o, the message
+    stops with error ABORT (it lacks a word), the next access answers, and after CMD.CLEAR the
+    peripheral hashes normally."""
+    port = await start(dut)
+    sha = Sha(port)
+    await sha.write("IRQ_ENABLE", sha.rm.field("IRQ_ENABLE.bus_abort", 1))
+    await sha.start("SHA256", 1 << 16)
+    if BUS == "axil":
+        before = TIMEOUTS[0]
+        errors = await port.axil_stream(sha.rm.offsets["DATA_IN"], list(range(100)))
+        assert errors.count(True) == 1 and TIMEOUTS[0] == before + 1, \
+            f"{errors.count(True)} writes answered SLVERR, {TIMEOUTS[0] - before} timeout_o pulses (want 1, 1)"
+    else:
+        outcomes = []
+        for i in range(200):
+            outcomes.append(await port.attempt(sha.rm.offsets["DATA_IN"], i, give_up=MAX_WAIT))
+            if outcomes[-1] != "ok":
+                break
+        assert outcomes[-1] == "given up", f"no DATA_IN write was held past {MAX_WAIT} cycles: {outcomes[-3:]}"
+    assert await sha.read("ID") == sha.rm.fields["ID.id"].reset
+    irq = await sha.read("IRQ_STATUS")
+    assert sha.rm.get("IRQ_STATUS.bus_abort", irq) and int(dut.irq_o.value) == 1
+    assert sha.rm.get("STATUS.err", await sha.read("STATUS")), "the message went on without the dropped word"
+    assert await sha.read("ERR_CODE") == sha.rm.enums["sha_err_e"]["ABORT"]
+    await sha.write("CMD", sha.rm.field("CMD.clear", 1))
+    await sha.write("IRQ_STATUS", sha.rm.field("IRQ_STATUS.bus_abort", 1))
+    for msg in (b"abc", bytes(range(70))):
+        assert await sha.sha256(msg) == hashlib.sha256(msg).digest()
+
+
+# ---- byte strobes, unaligned addresses, read-only registers (every block) ----
+
+def _plain_reg(rm) -> tuple[str, int]:
+    """The plain read/write register with the most bits (the first of equals), and its mask."""
+    plain = [(reg, _mask(rm.fields_of(reg))) for reg in rm.offsets
+             if re.sub(r"\[\d+\]", "", reg) not in rm.external and rm.fields_of(reg)
+             and all(f.plain for f in rm.fields_of(reg))]
+    assert plain, "no plain register"
+    return max(plain, key=lambda rm_: bin(rm_[1]).count("1"))
+
+
+@cocotb.test(timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
+async def strobes(dut) -> None:
+    """Issue 47 (2): a write with no byte strobe changes nothing and answers OKAY; one with some
+    lanes merges them (plain registers); whole-word registers (AES IV and DATA_IN, SHA DATA_IN,
+    DIGEST, COUNT) refuse a partial write with an error and change nothing, and a DATA_IN[3] write
+    without strobes queues no block."""
+    port = await start(dut)
+    rm = regmap(BLOCK)
+    reg, mask = _plain_reg(rm)
+    addr = rm.offsets[reg]
+    assert not await port.write(addr, 0x0123_4567 & mask)
+    assert not await port.write(addr, 0xFFFF_FFFF, strb=0), "a write with no strobe was refused"
+    assert (await port.read(addr))[0] & mask == 0x0123_4567 & mask, f"{reg}: a write with no strobe changed it"
+    assert not await port.write(addr, 0xA5A5_A5A5, strb=0b1001)
+    expect = (0x0123_4567 & 0x00FF_FF00 | 0xA5A5_A5A5 & 0xFF00_00FF) & mask
+    assert (await port.read(addr))[0] & mask == expect, f"{reg}: lanes 0 and 3 not merged"
+    if BLOCK == "aes":
+        aes = Aes(port)
+        await aes.setup("CBC", bytes(16), bytes(range(16)))
+        iv = await aes.read("IV[1]")
+        assert await port.write(rm.offsets["IV[1]"], 0xDEAD_BEEF, strb=0b0011, expect_err=True)
+        assert not await port.write(rm.offsets["IV[1]"], 0xDEAD_BEEF, strb=0)
+        assert await aes.read("IV[1]") == iv, "a refused IV write changed the IV"
+        for i in range(3):
+            await aes.write(f"DATA_IN[{i}]", i)
+        assert not await port.write(rm.offsets["DATA_IN[3]"], 3, strb=0)
+        assert await port.write(rm.offsets["DATA_IN[3]"], 3, strb=0b1110, expect_err=True)
+        assert await port.write(rm.offsets["DATA_IN[0]"], 9, strb=0b0001, expect_err=True)
+        await ClockCycles(dut.clk_i, 40)
+        status = await aes.read("STATUS")
+        assert not aes.rm.get("STATUS.busy", status) and not aes.rm.get("STATUS.out_valid", status), \
+            "a DATA_IN[3] write without all strobes queued a block"
+    if BLOCK == "sha":
+        sha = Sha(port)
+        level = sha.rm.get("STATUS.in_level", await sha.read("STATUS"))
+        assert await port.write(rm.offsets["DATA_IN"], 1, strb=0b0111, expect_err=True)
+        assert not await port.write(rm.offsets["DATA_IN"], 1, strb=0)
+        assert sha.rm.get("STATUS.in_level", await sha.read("STATUS")) == level
+        assert not sha.rm.get("STATUS.err", await sha.read("STATUS")), "a refused DATA_IN word reached the engine"
+        for reg in ("DIGEST[3]", "COUNT_LO", "COUNT_HI"):
+            assert await port.write(rm.offsets[reg], 0x1234_5678, strb=0b1100, expect_err=True), reg
+
+
+@cocotb.test(skip=BUS not in ("apb4", "axil"), timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
+async def unaligned(dut) -> None:
+    """Issue 47 (3): an address that is not a multiple of 4 answers an error and changes nothing:
+    every read, an APB4 write, and an AXI4-Lite write with a strobe below its byte offset (one whose
+    strobes start at the offset is AXI's narrow write, and merges those lanes)."""
+    port = await start(dut)
+    rm = regmap(BLOCK)
+    reg, mask = _plain_reg(rm)
+    addr = rm.offsets[reg]
+    assert not await port.write(addr, 0x1111_1111 & mask)
+    for off in (1, 2, 3):
+        _, err = await port.read(rm.offsets["ID"] + off, expect_err=True)
+        assert err, f"read of ID+{off} answered OKAY"
+        if BUS == "apb4":
+            assert await port.write(addr + off, 0xFFFF_FFFF, expect_err=True), f"write {reg}+{off} answered OKAY"
+        else:
+            assert await port._axil_raw_write(addr + off, 0xFFFF_FFFF, 0xF), f"write {reg}+{off}, WSTRB 1111"
+        assert (await port.read(addr))[0] & mask == 0x1111_1111 & mask, f"{reg}: a refused write changed it"
+    if BUS == "axil":
+        assert not await port._axil_raw_write(addr + 2, 0x2222_2222, 0b1100), "narrow write at offset 2"
+        assert (await port.read(addr))[0] & mask == 0x2222_1111 & mask
+
+
+@cocotb.test(timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
+async def read_only_writes(dut) -> None:
+    """Issue 47 (3): a write to a read-only register answers an error (ID and VERSION keep their
+    value); reads of write-only registers answer OKAY with 0 (the `registers` test)."""
+    port = await start(dut)
+    rm = regmap(BLOCK)
+    checked = 0
+    for reg, addr in rm.offsets.items():
+        base = re.sub(r"\[\d+\]", "", reg)
+        fields = rm.fields_of(reg)
+        # Registers inside an external register file (the DMA's channels) answer for themselves.
+        if "." in base or not fields or not all(f.sw == "r" for f in fields):
+            continue
+        # (Not read first: an AES DATA_OUT read would be held.)
+        assert await port.write(addr, 0xFFFF_FFFF, expect_err=True), f"write to read-only {reg} answered OKAY"
+        checked += 1
+    value, err = await port.read(rm.offsets["ID"])
+    assert not err and value == rm.fields["ID.id"].reset
+    version = sum((f.reset or 0) << f.lsb for f in rm.fields_of("VERSION"))
+    assert (await port.read(rm.offsets["VERSION"]))[0] == version
+    assert checked >= 3

@@ -9,7 +9,14 @@
 //
 // Register port (reg_*): peakrdl-regblock's `passthrough` CPU interface (docs/registers/README.md).
 // A DATA_IN write while the input FIFO is full is acknowledged when there is room; the FIFO always
-// drains (the engine takes words, or drops them once in error), so the wait is bounded.
+// drains (the engine takes words, or drops them once in error), so the wait is bounded, but a
+// bus with a shorter bound may give it up: reg_abort_i (from the shell's bridge) then completes
+// the held write at once without pushing its word, sets IRQ_STATUS.BUS_ABORT and stops the
+// message with error ABORT (it lacks a word, so its digest would be wrong).
+//
+// Byte strobes: the register file merges the lanes of its own registers. DATA_IN, DIGEST and
+// COUNT take whole words: a write with some but not all lanes enabled changes nothing and
+// answers an error (reg_wr_err_o), a write with no lane enabled changes nothing.
 module sha_periph #(
   parameter bit          Sha512Enable = 1'b1,
   parameter int unsigned Sha256Rounds = 1,
@@ -22,6 +29,7 @@ module sha_periph #(
   input  wire logic [11:0] reg_addr_i,      // byte offset in the 4 KB window
   input  wire logic [31:0] reg_wr_data_i,
   input  wire logic [31:0] reg_wr_biten_i,
+  input  wire logic        reg_abort_i,     // complete the held DATA_IN write without effect
   output logic             reg_req_stall_wr_o,
   output logic             reg_req_stall_rd_o,
   output logic             reg_rd_ack_o,
@@ -45,7 +53,9 @@ module sha_periph #(
   logic        cmd_start, cmd_resume, cmd_clear, cmd_abort, alg_written;
   logic [2:0]  ctrl_alg;
   logic [63:0] msg_len;
-  logic        din_req, din_pend_q, din_push;
+  logic        din_req, din_pend_q, din_push, din_part, aborted, reg_wr_err;
+  logic [15:0] ctx_we, ctx_part;
+  logic [1:0]  count_we, count_part;
   logic [31:0] din_data, din_pend_data_q;
   logic        in_full, in_empty, in_pop;
   logic [31:0] in_head;
@@ -77,7 +87,7 @@ module sha_periph #(
     .s_cpuif_rd_err       (reg_rd_err_o),
     .s_cpuif_rd_data      (reg_rd_data_o),
     .s_cpuif_wr_ack       (reg_wr_ack_o),
-    .s_cpuif_wr_err       (reg_wr_err_o),
+    .s_cpuif_wr_err       (reg_wr_err),
     .hwif_in              (hwif_in),
     .hwif_out             (hwif_out)
   );
@@ -92,12 +102,18 @@ module sha_periph #(
   assign wide        = Sha512Enable && sha_pkg::is_sha512_family(ctrl_alg);
 
   // ---- DATA_IN: into the FIFO now, or held until there is room ----
-  assign din_req  = hwif_out.DATA_IN.req && hwif_out.DATA_IN.req_is_wr;
-  assign din_push = din_pend_q || din_req;
+  assign din_req  = hwif_out.DATA_IN.req && hwif_out.DATA_IN.req_is_wr && &hwif_out.DATA_IN.wr_biten;
+  assign din_part = hwif_out.DATA_IN.req && hwif_out.DATA_IN.req_is_wr && !din_req;
+  // The register file takes no request while the word is held, so an abort meets only it.
+  assign aborted  = reg_abort_i && din_pend_q;
+  assign din_push = (din_pend_q && !aborted) || din_req;
   assign din_data = din_pend_q ? din_pend_data_q : hwif_out.DATA_IN.wr_data.word;
   // The FIFO flushes in a CMD.CLEAR cycle: a word written then is held and pushed (and
   // acknowledged) after it, never dropped while the register file waits for its acknowledge.
-  assign hwif_in.DATA_IN.wr_ack = din_push && !in_full && !cmd_clear;
+  assign hwif_in.DATA_IN.wr_ack = (din_push && !in_full && !cmd_clear) || din_part || aborted;
+  // A partial write is answered (with an error) in its request cycle, as a refused word.
+  assign reg_wr_err_o = reg_wr_err || (|{ctx_part, count_part}) ||
+                        (din_part && |hwif_out.DATA_IN.wr_biten);
 
   sha_fifo #(.Depth(InDepth)) u_in_fifo (
     .clk_i   (clk_i),
@@ -134,8 +150,17 @@ module sha_periph #(
     early_read = 1'b0;
     for (int i = 0; i < 16; i++) begin
       early_read |= hwif_out.DIGEST[i].req && !hwif_out.DIGEST[i].req_is_wr && !readable;
+      ctx_we[i]   = hwif_out.DIGEST[i].req && hwif_out.DIGEST[i].req_is_wr && &hwif_out.DIGEST[i].wr_biten;
+      ctx_part[i] = hwif_out.DIGEST[i].req && hwif_out.DIGEST[i].req_is_wr && |hwif_out.DIGEST[i].wr_biten &&
+                    !ctx_we[i];
     end
   end
+  assign count_we[0]   = hwif_out.COUNT_LO.req && hwif_out.COUNT_LO.req_is_wr && &hwif_out.COUNT_LO.wr_biten;
+  assign count_we[1]   = hwif_out.COUNT_HI.req && hwif_out.COUNT_HI.req_is_wr && &hwif_out.COUNT_HI.wr_biten;
+  assign count_part[0] = hwif_out.COUNT_LO.req && hwif_out.COUNT_LO.req_is_wr && |hwif_out.COUNT_LO.wr_biten &&
+                         !count_we[0];
+  assign count_part[1] = hwif_out.COUNT_HI.req && hwif_out.COUNT_HI.req_is_wr && |hwif_out.COUNT_HI.wr_biten &&
+                         !count_we[1];
 
   assign hwif_in.COUNT_LO.rd_ack = hwif_out.COUNT_LO.req;
   assign hwif_in.COUNT_LO.wr_ack = hwif_out.COUNT_LO.req;
@@ -151,7 +176,7 @@ module sha_periph #(
     fault_code = sha_pkg::SHA_ERR_ABORT;
     if (early_read) fault_code = sha_pkg::SHA_ERR_EARLY_READ;
     else if (alg_written && (eng_busy || cmd_start || cmd_resume)) fault_code = sha_pkg::SHA_ERR_ALG_CHANGE;
-    else if (!cmd_abort) fault = 1'b0;
+    else if (!cmd_abort && !aborted) fault = 1'b0;
   end
 
   sha_engine #(.Sha512Enable(Sha512Enable), .Sha256Rounds(Sha256Rounds)) u_engine (
@@ -201,12 +226,10 @@ module sha_periph #(
       din_pend_q <= din_push && in_full;
       if (din_req) din_pend_data_q <= hwif_out.DATA_IN.wr_data.word;
       for (int i = 0; i < 16; i++) begin
-        if (hwif_out.DIGEST[i].req && hwif_out.DIGEST[i].req_is_wr) begin
-          ctx_q[i] <= hwif_out.DIGEST[i].wr_data.word;
-        end
+        if (ctx_we[i]) ctx_q[i] <= hwif_out.DIGEST[i].wr_data.word;
       end
-      if (hwif_out.COUNT_LO.req && hwif_out.COUNT_LO.req_is_wr) count_q[0] <= hwif_out.COUNT_LO.wr_data.bytes;
-      if (hwif_out.COUNT_HI.req && hwif_out.COUNT_HI.req_is_wr) count_q[1] <= hwif_out.COUNT_HI.wr_data.bytes;
+      if (count_we[0]) count_q[0] <= hwif_out.COUNT_LO.wr_data.bytes;
+      if (count_we[1]) count_q[1] <= hwif_out.COUNT_HI.wr_data.bytes;
       eng_done_q <= eng_done;
       eng_err_q  <= eng_err;
     end
@@ -225,6 +248,7 @@ module sha_periph #(
   assign hwif_in.ERR_CODE.code.next    = cmd_clear ? sha_pkg::SHA_ERR_NONE : eng_code;
   assign hwif_in.IRQ_STATUS.done.hwset = eng_done & ~eng_done_q;
   assign hwif_in.IRQ_STATUS.err.hwset  = eng_err & ~eng_err_q;
+  assign hwif_in.IRQ_STATUS.bus_abort.hwset = aborted;
   assign hwif_in.PERF_BUSY.count.next   = hwif_out.PERF_BUSY.count.value + 32'd1;
   assign hwif_in.PERF_BUSY.count.we     = eng_round;
   assign hwif_in.PERF_BLOCKS.count.next = hwif_out.PERF_BLOCKS.count.value + 32'd1;
@@ -233,7 +257,8 @@ module sha_periph #(
   assign hwif_in.PERF_MSG.count.we      = eng_busy;
 
   assign irq_o        = (hwif_out.IRQ_STATUS.done.value & hwif_out.IRQ_ENABLE.done.value) |
-                        (hwif_out.IRQ_STATUS.err.value & hwif_out.IRQ_ENABLE.err.value);
+                        (hwif_out.IRQ_STATUS.err.value & hwif_out.IRQ_ENABLE.err.value) |
+                        (hwif_out.IRQ_STATUS.bus_abort.value & hwif_out.IRQ_ENABLE.bus_abort.value);
   // Room for a DMA block while the message wants data (or the engine drains after an error).
   assign dma_in_req_o = hwif_out.DMA_CTRL.in_en.value && (LW'(InDepth) - in_level) >= LW'(DmaWords) &&
                         (eng_expect || eng_err);
@@ -258,13 +283,6 @@ module sha_periph #(
     $error("sha_periph: InDepth must be 2..255 (HWCFG.IN_DEPTH)");
   end
 
-  // Byte enables and the read/write flag of write-only or read-only external registers are
-  // unused (every access is a full word).
-  logic unused;
-  always_comb begin
-    unused = ^{hwif_out.DATA_IN.wr_biten, hwif_out.COUNT_LO.wr_biten, hwif_out.COUNT_HI.wr_biten};
-    for (int i = 0; i < 16; i++) unused ^= ^hwif_out.DIGEST[i].wr_biten;
-  end
 
 endmodule
 
