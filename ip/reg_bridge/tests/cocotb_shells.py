@@ -577,6 +577,23 @@ async def sha_held_write_given_up(dut) -> None:
         assert await sha.sha256(msg) == hashlib.sha256(msg).digest()
 
 
+@cocotb.test(skip=BLOCK in ("aes", "sha"), timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
+async def never_held(dut) -> None:
+    """Issue 47 (1) for the blocks whose cores have no reg_abort_i (DMA, XIP, system control):
+    every register answers a read at once (Wishbone: in the request cycle; APB4 / AXI4-Lite: within
+    the bridge's latency), so no access of theirs can reach a bus timeout."""
+    port = await start(dut)
+    rm = regmap(BLOCK)
+    for reg, addr in rm.offsets.items():
+        if BUS in ("wbc", "wbp"):
+            assert await port.attempt(addr, give_up=2) != "given up", f"{reg} held a read"
+        else:
+            t0 = get_sim_time("ns")
+            await port.read(addr)
+            cycles = (get_sim_time("ns") - t0) / CLOCK_NS
+            assert cycles <= 8, f"{reg}: a read took {cycles} cycles"
+
+
 # ---- byte strobes, unaligned addresses, read-only registers (every block) ----
 
 def _plain_reg(rm) -> tuple[str, int]:
