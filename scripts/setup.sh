@@ -1,16 +1,29 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Installs what aesoc needs on a fresh Debian machine; quick and silent when all is there already.
+# Python packages go into this checkout's own environment, .venv (`. .venv/bin/activate` enters it),
+# never into the user's Python: two checkouts on one machine never see each other's `aesoc`.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
+venv="$repo/.venv"
+# One setup at a time per checkout (`make test` and `make bench` started together).
+mkdir -p "$repo/build"
+exec 9>>"$repo/build/.setup.lock"
+flock 9
+
 # chromium and chromium-driver: tests/test_report_browser.py looks at the HTML report as a person does.
 # ccache: the simulation models share their compiled Verilator runtime (aesoc/toolchain.py).
 apt_packages=(gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf libelf-dev liblz4-dev zlib1g-dev
               g++ make perl git ccache chromium chromium-driver fonts-dejavu-core
               # LiteX's Verilator simulation (python3 -m aesoc.litex sim): its sim modules' libraries,
               # and ninja for the picolibc build of its BIOS (meson is pinned in pyproject.toml)
-              libevent-dev libjson-c-dev ninja-build)
+              libevent-dev libjson-c-dev ninja-build
+              # Debian's Python: the Verilator build's scripts run on it, and a venv needs python3-venv
+              # when python3 is Debian's
+              python3 python3-venv
+              # building the pinned Verilator from its source (scripts/build-verilator.sh)
+              autoconf bison flex libfl-dev)
 
 missing=()
 for pkg in "${apt_packages[@]}"; do
@@ -22,16 +35,31 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: error: apt-get needs root; run: sudo apt-get install ${missing[*]}" >&2
     exit 1
   fi
+  # Another checkout's setup may hold dpkg's lock: wait for it rather than fail.
   apt-get update -q
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=600 \
+    "${missing[@]}"
 fi
 
-# Python packages are pinned in pyproject.toml; reinstall only when it changed.
-stamp="$repo/build/.setup-pyproject.sha256"
+# Python packages are pinned in pyproject.toml; reinstall only when it changed. A venv without the
+# user's site-packages, so that no other checkout's `pip install -e` leaks in.
+stamp="$venv/.aesoc-pyproject.sha256"
 want=$(sha256sum "$repo/pyproject.toml" | cut -d' ' -f1)
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || ! python3 -c "import aesoc" 2>/dev/null; then
-  echo "setup: installing Python packages (pinned in pyproject.toml)"
-  python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -e "$repo"
-  mkdir -p "$repo/build"
+own_aesoc() {
+  (cd / && "$venv/bin/python" -c 'import aesoc, pathlib, sys
+sys.exit(pathlib.Path(aesoc.__file__).resolve().parents[1] != pathlib.Path(sys.argv[1]).resolve())' "$repo") 2>/dev/null
+}
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || ! own_aesoc; then
+  echo "setup: installing Python packages (pinned in pyproject.toml) into $venv"
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --root-user-action=ignore -e "$repo"
+  own_aesoc || { echo "setup: error: $venv does not import this checkout's aesoc" >&2; exit 1; }
   echo "$want" > "$stamp"
 fi
+
+# The pinned Verilator, built once per machine, on the environment's PATH.
+verilator=$(bash "$repo/scripts/build-verilator.sh")
+for tool in "$verilator"/bin/*; do
+  link="$venv/bin/$(basename "$tool")"
+  [ "$(readlink "$link" 2>/dev/null)" = "$tool" ] || ln -sfn "$tool" "$link"
+done

@@ -7,6 +7,7 @@ import json
 import os
 import resource
 import subprocess
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +19,9 @@ from aesoc import cli, firmware, soc, toolchain
 from aesoc.run import RunResult, run
 from aesoc.toolchain import REPO, file_lock
 
+# The tests' tools (python3, aesoc, fusesoc, cocotb-config in the docs' recipes) are those of the
+# environment that runs the tests, as in a shell that entered it (README, "make setup").
+os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
 
 # Below the default (aesoc.outcome.DEFAULT_MAX_CYCLES): a hung self-test fails in seconds.
 TEST_MAX_CYCLES = 5_000_000
