@@ -14,7 +14,8 @@ module xip #(
   parameter int unsigned FlashBytes       = 16 * 1024 * 1024,  // power of two, at most 16 MB
   parameter int unsigned PrefetchWords    = 16,                // 16 words = 2 x 32-byte lines
   parameter int unsigned KsRoundsPerCycle = 1,                 // keystream AES core
-  parameter bit          Integrity        = 1'b1               // per-line AES-CMAC checks
+  parameter bit          Integrity        = 1'b1,              // per-line AES-CMAC checks
+  parameter int unsigned VerifiedLines    = 4                  // verified-line buffer (0: none)
 ) (
   input  wire logic         clk_i,
   input  wire logic         rst_ni,
@@ -101,7 +102,8 @@ module xip #(
     .FlashBytes       (FlashBytes),
     .PrefetchWords    (PrefetchWords),
     .KsRoundsPerCycle (KsRoundsPerCycle),
-    .Integrity        (Integrity)
+    .Integrity        (Integrity),
+    .VerifiedLines    (VerifiedLines)
   ) u_periph (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),

@@ -13,6 +13,7 @@ module xip_axi #(
   parameter int unsigned PrefetchWords    = 16,                // 16 words = 2 x 32-byte lines
   parameter int unsigned KsRoundsPerCycle = 1,                 // keystream AES core
   parameter bit          Integrity        = 1'b1,              // per-line AES-CMAC checks
+  parameter int unsigned VerifiedLines    = 4,                 // verified-line buffer (0: none)
   parameter int unsigned MaxWait          = 1024,  // bound of a held register access, 0: none
   parameter int unsigned IdWidth          = 4      // AxID width of the window slave
 ) (
@@ -190,7 +191,8 @@ module xip_axi #(
     .FlashBytes       (FlashBytes),
     .PrefetchWords    (PrefetchWords),
     .KsRoundsPerCycle (KsRoundsPerCycle),
-    .Integrity        (Integrity)
+    .Integrity        (Integrity),
+    .VerifiedLines    (VerifiedLines)
   ) u_periph (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),

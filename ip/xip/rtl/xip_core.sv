@@ -12,6 +12,9 @@
 //   - a wait when the stream will deliver it within WAIT_WORDS words (no new transaction);
 //   - a miss otherwise: the buffer restarts at the requested word and a new flash transaction
 //     begins (the open one, if any, ends at once).
+// Verified lines (integrity contexts only): the last VerifiedLines lines the line engine checked
+// and drained stay in a small buffer of their own, so a read of one answers at once (as a hit)
+// even after the prefetch buffer moved on; a miss elsewhere does not evict them, a flush does.
 // Words behind the last requested word are dropped to make room, so the stream runs ahead of a
 // linear reader by up to PrefetchWords words and pauses (SCK held low, CS# low) when the buffer
 // is full of words nobody has passed yet. A CPU line refill (8-beat incrementing burst) is thus
@@ -26,7 +29,8 @@ module xip_core #(
   parameter int unsigned FlashBytes       = 16 * 1024 * 1024,  // power of two, at most 16 MB
   parameter int unsigned PrefetchWords    = 16,                // power of two, at least 8
   parameter int unsigned KsRoundsPerCycle = 1,
-  parameter bit          Integrity        = 1'b1               // line integrity (xip_integ)
+  parameter bit          Integrity        = 1'b1,              // line integrity (xip_integ)
+  parameter int unsigned VerifiedLines    = 4                  // verified-line buffer (0: none)
 ) (
   input  wire logic                               clk_i,
   input  wire logic                               rst_ni,
@@ -110,13 +114,18 @@ module xip_core #(
   logic          plain_miss, integ_miss, err, take_plain, take_line;
   logic [AW-1:0] line_w, take_addr;
   logic [31:0]   take_data;
+  // Verified-line buffer.
+  logic          eng_line_ok, lc_hit;
+  logic [AW-4:0] eng_line_idx;
+  logic [255:0]  eng_line;
+  logic [31:0]   lc_word;
 
   // Buffer state.
   logic [31:0] buf_q [PrefetchWords];
   logic [AW:0] base_q, base_d, last_q, last_d, end_w, req_w, ahead, rel;
   logic [PW:0] cnt_q, cnt_d;
   logic        active_q, active_d;
-  logic        hit, pending, miss, slot_free, at_end, take;
+  logic        hit, buf_hit, pending, miss, slot_free, at_end, take;
   logic        missed_q, missed_d, waited_q, waited_d;
 
   assign req_w = {1'b0, req_addr_i};
@@ -126,7 +135,8 @@ module xip_core #(
 
   // While the line engine owns the stream, only a read of the line it fetches waits; a plain
   // stream never waits for words of an integrity context (OTFAD holds it at their border).
-  assign hit        = req_i && !flush_i && rel < (AW + 1)'(cnt_q);
+  assign buf_hit    = req_i && !flush_i && rel < (AW + 1)'(cnt_q);
+  assign hit        = buf_hit || (req_i && !flush_i && lc_hit);
   assign err        = req_i && !flush_i && !hit && (eng_fault || eng_poison || (integ_only_i && !eng_integ));
   assign pending    = req_i && !flush_i && !hit && !err
                    && (eng_run ? eng_wait : active_q && !eng_integ && ahead < (AW + 1)'(WAIT_WORDS));
@@ -161,7 +171,7 @@ module xip_core #(
       cnt_d    = '0;
       active_d = 1'b1;
     end else begin
-      if (hit || pending) begin
+      if (buf_hit || pending) begin
         last_d = req_w;
       end
       if (take) begin
@@ -200,7 +210,8 @@ module xip_core #(
 
   assign ack_o   = hit;
   assign err_o   = err;
-  assign rdata_o = buf_q[req_addr_i[PW-1:0]];
+  // Both hold the same verified plaintext when both hit.
+  assign rdata_o = lc_hit ? lc_word : buf_q[req_addr_i[PW-1:0]];
 
   // Statistics: how each acknowledged read was served.
   assign missed_d    = req_i && !ack_o && !err_o && (missed_q || miss);
@@ -311,6 +322,9 @@ module xip_core #(
       .push_o           (eng_push),
       .push_addr_o      (eng_push_addr),
       .push_data_o      (eng_push_data),
+      .line_ok_o        (eng_line_ok),
+      .line_idx_o       (eng_line_idx),
+      .line_o           (eng_line),
       .fail_o           (eng_fail),
       .fail_ctx_o       (eng_fail_ctx),
       .fail_addr_o      (eng_fail_addr),
@@ -336,12 +350,68 @@ module xip_core #(
     assign eng_push      = 1'b0;
     assign eng_push_addr = '0;
     assign eng_push_data = '0;
+    assign eng_line_ok = 1'b0;
+    assign eng_line_idx  = '0;
+    assign eng_line      = '0;
     assign eng_fail      = 1'b0;
     assign eng_fail_ctx  = '0;
     assign eng_fail_addr = '0;
     assign integ_idle    = 1'b1;
     logic unused_integ;
     assign unused_integ = ^{ctx_integ_i, ctx_layout_i, ctx_version_i, ctx_tagbase_i, mac_ok_i, mac_key_i};
+  end
+
+  // Verified-line buffer: a line enters in the cycle it passes its check (not with a flush, which
+  // empties the buffer), round robin, unless it is already in: a read that moves on before the
+  // line is drained into the prefetch buffer still finds it later. The lookup is one tag compare
+  // per line beside the prefetch buffer's; plain CTR reads never hit it.
+  if (Integrity && VerifiedLines > 0) begin : gen_lines
+    localparam int unsigned VW = (VerifiedLines > 1) ? $clog2(VerifiedLines) : 1;
+    logic [255:0]           lc_data_q [VerifiedLines];
+    logic [AW-4:0]          lc_tag_q [VerifiedLines];
+    logic [VerifiedLines-1:0] lc_valid_q;
+    logic [VW-1:0]          lc_next_q, lc_way;
+    logic                   lc_dup, lc_fill;
+
+    always_comb begin
+      lc_hit = 1'b0;
+      lc_way = '0;
+      lc_dup = 1'b0;
+      for (int i = 0; i < VerifiedLines; i++) begin
+        if (lc_valid_q[i] && lc_tag_q[i] == req_addr_i[AW-1:3]) begin
+          lc_hit = 1'b1;
+          lc_way = VW'(i);
+        end
+        lc_dup = lc_dup | (lc_valid_q[i] && lc_tag_q[i] == eng_line_idx);
+      end
+    end
+
+    assign lc_word = lc_data_q[lc_way][32 * req_addr_i[2:0] +: 32];
+    assign lc_fill = eng_line_ok && !flush_i && !lc_dup;
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        lc_valid_q <= '0;
+        lc_next_q  <= '0;
+      end else if (flush_i) begin
+        lc_valid_q <= '0;
+      end else if (lc_fill) begin
+        lc_valid_q[lc_next_q] <= 1'b1;
+        lc_next_q             <= (lc_next_q == VW'(VerifiedLines - 1)) ? '0 : lc_next_q + 1'b1;
+      end
+    end
+
+    always_ff @(posedge clk_i) begin
+      if (lc_fill) begin
+        lc_data_q[lc_next_q] <= eng_line;
+        lc_tag_q[lc_next_q]  <= eng_line_idx;
+      end
+    end
+  end else begin : gen_no_lines
+    assign lc_hit  = 1'b0;
+    assign lc_word = '0;
+    logic unused_lines;
+    assign unused_lines = ^{eng_line_ok, eng_line_idx, eng_line};
   end
 
   // Failures for INTEG_STATUS: a line that failed its check, or a read that ended in ERR.

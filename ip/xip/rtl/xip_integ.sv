@@ -89,6 +89,10 @@ module xip_integ #(
   output logic                                   push_o,
   output logic [$clog2(FlashBytes / 4)-1:0]      push_addr_o,
   output logic [31:0]                            push_data_o,
+  // A line passed its check (pulse, not with abort_i): its index and plaintext (word 0 in [31:0]).
+  output logic                                   line_ok_o,
+  output logic [$clog2(FlashBytes / 4)-4:0]      line_idx_o,
+  output logic [255:0]                           line_o,
 
   // A line failed its check (pulse), its context and logical byte offset.
   output logic                                   fail_o,
@@ -380,6 +384,9 @@ module xip_integ #(
   assign push_o      = st_q == E_RUN && ph_q == PH_DRAIN && slot_free_i;
   assign push_addr_o = AW'({line_q, widx_q[2:0]});
   assign push_data_o = pt_q[widx_q[2:0]];
+  assign line_ok_o   = st_q == E_RUN && ph_q == PH_CHECK && mst_q == M_DONE && tag_in && tag_ok && !abort_i;
+  assign line_idx_o  = line_q;
+  assign line_o      = {pt_q[7], pt_q[6], pt_q[5], pt_q[4], pt_q[3], pt_q[2], pt_q[1], pt_q[0]};
 
   always_comb begin
     st_d       = st_q;

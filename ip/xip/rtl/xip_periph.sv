@@ -19,7 +19,8 @@ module xip_periph #(
   parameter int unsigned FlashBytes       = 16 * 1024 * 1024,  // power of two, at most 16 MB
   parameter int unsigned PrefetchWords    = 16,                // 16 words = 2 x 32-byte lines
   parameter int unsigned KsRoundsPerCycle = 1,                 // keystream AES core
-  parameter bit          Integrity        = 1'b1               // per-line AES-CMAC checks
+  parameter bit          Integrity        = 1'b1,              // per-line AES-CMAC checks
+  parameter int unsigned VerifiedLines    = 4                  // verified-line buffer (0: none)
 ) (
   input  wire logic         clk_i,
   input  wire logic         rst_ni,
@@ -327,7 +328,8 @@ module xip_periph #(
     .FlashBytes       (FlashBytes),
     .PrefetchWords    (PrefetchWords),
     .KsRoundsPerCycle (KsRoundsPerCycle),
-    .Integrity        (Integrity)
+    .Integrity        (Integrity),
+    .VerifiedLines    (VerifiedLines)
   ) u_core (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),

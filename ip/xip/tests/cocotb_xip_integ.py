@@ -5,6 +5,7 @@ NIST SP 800-38B), never from the design."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -486,4 +487,43 @@ async def integ_rollback(dut: Any) -> None:
     assert get_field("OTFAD_STATUS.version_err", await tb.unwrap(2, blob)) == 1
     await tb.reset()
     assert await tb.reg_read("MIN_VERSION") == 7, "only the OTP value survives a reset"
+    assert tb.flash_errors() == 0
+
+
+@cocotb.test()
+async def integ_verified_lines(dut: Any) -> None:
+    """The verified-line buffer: after VerifiedLines lines far apart (each its own transaction)
+    were checked, reads alternating between them are answered in their first cycle with no new
+    flash transaction; one more line evicts the oldest; a flush empties the buffer; a line that
+    failed its check never enters it."""
+    tb, r, plain, img = await setup(dut, INTERLEAVED)
+    verified_lines = int(os.environ["XIP_VERIFIED_LINES"])  # the bench's parameter (test_xip.py)
+    lines = [r.start + 0x100 * i for i in range(verified_lines)]
+    for a in lines:
+        acc = await tb.read(a)
+        assert not acc.err and acc.cycles > 1
+        check_word(plain, a, acc.data[0])
+    misses = await tb.reg_read("MISSES")
+    for w in range(8):
+        for a in lines:
+            acc = await tb.read(a + 4 * w)
+            assert not acc.err and acc.cycles == 1, f"{a + 4 * w:#x}: {acc.cycles} cycles"
+            check_word(plain, a + 4 * w, acc.data[0])
+    assert await tb.reg_read("MISSES") == misses, "a buffered line went to the flash again"
+    extra = r.start + 0x100 * verified_lines
+    check_word(plain, extra, (await tb.read(extra)).data[0])
+    assert (await tb.read(lines[0] + 8)).cycles > 1, "the oldest line was not evicted"
+    for a in lines[2:]:
+        assert (await tb.read(a)).cycles == 1
+    await tb.reg_write("CTRL", field("CTRL.flush", 1))
+    assert (await tb.read(lines[-1] + 4)).cycles > 1, "a flush left a verified line"
+    # A failed line: ERR on every read, never answered from the buffer.
+    await tb.reset()
+    bad = r.start + 0x40
+    img[phys(r, bad) + 3] ^= 0x01
+    tb.load_flash(bytes(img))
+    await set_integ_context(tb, r)
+    for _ in range(3):
+        assert (await tb.read(bad + 4)).err
+        check_word(plain, r.start + 0x400, (await tb.read(r.start + 0x400)).data[0])
     assert tb.flash_errors() == 0

@@ -4,6 +4,7 @@
 
 module tb_xip #(
   parameter int unsigned PrefetchWords = 16,
+  parameter int unsigned VerifiedLines = 4,
   parameter int unsigned ModelBytes    = 1024 * 1024
 ) (
   input  wire logic         clk_i,
@@ -59,7 +60,8 @@ module tb_xip #(
   assign gclk = clk_i & gate_en;
 
   xip #(
-    .PrefetchWords (PrefetchWords)
+    .PrefetchWords (PrefetchWords),
+    .VerifiedLines (VerifiedLines)
   ) u_xip (
     .clk_i         (gclk),
     .rst_ni        (rst_ni),
@@ -101,7 +103,8 @@ module tb_xip #(
   logic [3:0]  ref_io, ref_oe;
 
   xip #(
-    .PrefetchWords (PrefetchWords)
+    .PrefetchWords (PrefetchWords),
+    .VerifiedLines (VerifiedLines)
   ) u_ref (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),

@@ -53,17 +53,20 @@ def test_xip(prefetch_words: int, testcases: list[str] | None) -> None:
     )
 
 
-def test_xip_integrity() -> None:
-    """Line integrity (CTX.CTRL.INTEG): cocotb_xip_integ.py."""
+@pytest.mark.parametrize("verified_lines", [4, 2])
+def test_xip_integrity(verified_lines: int) -> None:
+    """Line integrity (CTX.CTRL.INTEG): cocotb_xip_integ.py; the whole set with the default
+    verified-line buffer, its own test with another size."""
     run_cocotb(
         toplevel="tb_xip",
         sources=sources(),
         test_module="cocotb_xip_integ",
         test_dir=TESTS,
-        parameters={"PrefetchWords": 16},
+        parameters={"PrefetchWords": 16, "VerifiedLines": verified_lines},
         build_args=["--timescale", "1ns/1ps", "--assert", "-DASSERT_ON"],
         defines=ipblock.block("xip").test_define_values,
-        extra_env={"XIP_PREFETCH_WORDS": "16"},
+        extra_env={"XIP_PREFETCH_WORDS": "16", "XIP_VERIFIED_LINES": str(verified_lines)},
+        testcase=None if verified_lines == 4 else ["integ_verified_lines"],
     )
 
 
