@@ -71,7 +71,8 @@ module aes_periph #(
   logic [31:0] key_word [8];
   logic        key_wipe;
   logic [3:0]  iv_req, iv_req_wr, din_req, din_req_wr, dout_req;
-  logic [3:0]  iv_we, din_we, iv_part, din_part;  // whole-word writes; partial ones (refused)
+  logic [3:0]  iv_we, din_we;  // whole-word writes (a partial one is refused)
+  logic        partial;        // some but not all byte strobes of the request are set
   logic [31:0] iv_wdata [4];
   logic [31:0] din_wdata [4];
   logic [31:0] perf_busy, perf_blocks;
@@ -84,7 +85,6 @@ module aes_periph #(
   logic [1:0]  cur_word;
   logic        cur_done;
   logic        aborted;    // the held access is given up: acknowledged, no effect
-  logic        finish;     // the access is acknowledged this cycle
   logic        reg_wr_err;
 
   // Datapath.
@@ -178,10 +178,14 @@ module aes_periph #(
     assign hwif_in.IV[i].rd_ack = iv_req[i] & ~iv_req_wr[i];
     assign hwif_in.IV[i].wr_ack = iv_req[i] & iv_req_wr[i];  // a partial write too (refused)
     assign hwif_in.IV[i].rd_data.word = aes_pkg::bswap(eng_iv[127 - 32*i -: 32]);
+    // The abandon's acknowledge is a term of its own (flip-flops and reg_abort_i only), off the
+    // path through the FIFO state.
     assign hwif_in.DATA_IN[i].wr_ack = (i == 3) ? ((din_req[3] & (ctrl_manual_start | ~din_we[3])) |
-                                                  ((cur_kind == EXT_DIN3) & finish))
+                                                  ((cur_kind == EXT_DIN3) & cur_done) |
+                                                  (aborted & (pend_q == EXT_DIN3)))
                                                : din_req[i];
-    assign hwif_in.DATA_OUT[i].rd_ack = (cur_kind == EXT_DOUT) & finish & (cur_word == 2'(i));
+    assign hwif_in.DATA_OUT[i].rd_ack = ((cur_kind == EXT_DOUT) & cur_done & (cur_word == 2'(i))) |
+                                        (aborted & (pend_q == EXT_DOUT) & (pend_word_q == 2'(i)));
     assign hwif_in.DATA_OUT[i].rd_data.word = aes_pkg::bswap(out_head[127 - 32*i -: 32]);
   end
 
@@ -197,12 +201,12 @@ module aes_periph #(
     assign din_wdata[i]  = hwif_out.DATA_IN[i].wr_data.word;
     assign dout_req[i]   = hwif_out.DATA_OUT[i].req;
     assign iv_we[i]      = iv_req[i] & iv_req_wr[i] & (&hwif_out.IV[i].wr_biten);
-    assign iv_part[i]    = iv_req[i] & iv_req_wr[i] & (|hwif_out.IV[i].wr_biten) & ~iv_we[i];
     assign din_we[i]     = din_req[i] & din_req_wr[i] & (&hwif_out.DATA_IN[i].wr_biten);
-    assign din_part[i]   = din_req[i] & din_req_wr[i] & (|hwif_out.DATA_IN[i].wr_biten) & ~din_we[i];
   end
-  // The answer to a partial write comes with its acknowledge, in the request cycle.
-  assign reg_wr_err_o = reg_wr_err | (|{iv_part, din_part});
+  // The answer to a partial write comes with its acknowledge, in the request cycle. Whether the
+  // strobes are partial is known from the port alone, beside the address decode.
+  assign partial      = (|reg_wr_biten_i) & ~(&reg_wr_biten_i);
+  assign reg_wr_err_o = reg_wr_err | (partial & (|{iv_req & iv_req_wr, din_req & din_req_wr}));
 
   // ---- external registers ----
   // IV words and DATA_IN[0..2] complete at once; DATA_IN[3] (auto-start) waits for FIFO room and
@@ -223,8 +227,7 @@ module aes_periph #(
       default:  cur_done = 1'b0;
     endcase
     aborted     = reg_abort_i & (pend_q != EXT_NONE);
-    finish      = cur_done | aborted;
-    pend_d      = finish ? EXT_NONE : cur_kind;
+    pend_d      = (cur_done | aborted) ? EXT_NONE : cur_kind;
     pend_word_d = cur_word;
   end
 

@@ -59,7 +59,7 @@ module reg_bridge_wbc #(
 
   assign wb_dat_o = reg_rd_data_i;
   assign wb_err_o = (reg_rd_err_i | reg_wr_err_i) & reg_req_o;
-  assign wb_ack_o = (reg_rd_ack_i | reg_wr_ack_i) & reg_req_o & ~wb_err_o;
+  assign wb_ack_o = (reg_rd_ack_i | reg_wr_ack_i) & reg_req_o & ~(reg_rd_err_i | reg_wr_err_i);
 
   logic unused;
   assign unused = reg_req_stall_wr_i;

@@ -53,9 +53,10 @@ module sha_periph #(
   logic        cmd_start, cmd_resume, cmd_clear, cmd_abort, alg_written;
   logic [2:0]  ctrl_alg;
   logic [63:0] msg_len;
-  logic        din_req, din_pend_q, din_push, din_part, aborted, reg_wr_err;
-  logic [15:0] ctx_we, ctx_part;
-  logic [1:0]  count_we, count_part;
+  logic        din_req, din_pend_q, din_push, din_skip, aborted, reg_wr_err;
+  logic [15:0] ctx_we, ctx_wr;
+  logic [1:0]  count_we, count_wr;
+  logic        partial;  // some but not all byte strobes of the request are set
   logic [31:0] din_data, din_pend_data_q;
   logic        in_full, in_empty, in_pop;
   logic [31:0] in_head;
@@ -103,17 +104,20 @@ module sha_periph #(
 
   // ---- DATA_IN: into the FIFO now, or held until there is room ----
   assign din_req  = hwif_out.DATA_IN.req && hwif_out.DATA_IN.req_is_wr && &hwif_out.DATA_IN.wr_biten;
-  assign din_part = hwif_out.DATA_IN.req && hwif_out.DATA_IN.req_is_wr && !din_req;
+  // Not a whole word: answered at once, nothing pushed (with an error if some lanes were set).
+  assign din_skip = hwif_out.DATA_IN.req && hwif_out.DATA_IN.req_is_wr && !din_req;
   // The register file takes no request while the word is held, so an abort meets only it.
   assign aborted  = reg_abort_i && din_pend_q;
   assign din_push = (din_pend_q && !aborted) || din_req;
   assign din_data = din_pend_q ? din_pend_data_q : hwif_out.DATA_IN.wr_data.word;
   // The FIFO flushes in a CMD.CLEAR cycle: a word written then is held and pushed (and
   // acknowledged) after it, never dropped while the register file waits for its acknowledge.
-  assign hwif_in.DATA_IN.wr_ack = (din_push && !in_full && !cmd_clear) || din_part || aborted;
-  // A partial write is answered (with an error) in its request cycle, as a refused word.
-  assign reg_wr_err_o = reg_wr_err || (|{ctx_part, count_part}) ||
-                        (din_part && |hwif_out.DATA_IN.wr_biten);
+  assign hwif_in.DATA_IN.wr_ack = (din_push && !in_full && !cmd_clear) || din_skip || aborted;
+  // A partial write is answered (with an error) in its request cycle, as a refused word. Whether
+  // the strobes are partial is known from the port alone, beside the address decode.
+  assign partial      = (|reg_wr_biten_i) && !(&reg_wr_biten_i);
+  assign reg_wr_err_o = reg_wr_err ||
+                        (partial && ((hwif_out.DATA_IN.req && hwif_out.DATA_IN.req_is_wr) || (|{ctx_wr, count_wr})));
 
   sha_fifo #(.Depth(InDepth)) u_in_fifo (
     .clk_i   (clk_i),
@@ -150,17 +154,14 @@ module sha_periph #(
     early_read = 1'b0;
     for (int i = 0; i < 16; i++) begin
       early_read |= hwif_out.DIGEST[i].req && !hwif_out.DIGEST[i].req_is_wr && !readable;
-      ctx_we[i]   = hwif_out.DIGEST[i].req && hwif_out.DIGEST[i].req_is_wr && &hwif_out.DIGEST[i].wr_biten;
-      ctx_part[i] = hwif_out.DIGEST[i].req && hwif_out.DIGEST[i].req_is_wr && |hwif_out.DIGEST[i].wr_biten &&
-                    !ctx_we[i];
+      ctx_wr[i]   = hwif_out.DIGEST[i].req && hwif_out.DIGEST[i].req_is_wr;
+      ctx_we[i]   = ctx_wr[i] && &hwif_out.DIGEST[i].wr_biten;
     end
   end
-  assign count_we[0]   = hwif_out.COUNT_LO.req && hwif_out.COUNT_LO.req_is_wr && &hwif_out.COUNT_LO.wr_biten;
-  assign count_we[1]   = hwif_out.COUNT_HI.req && hwif_out.COUNT_HI.req_is_wr && &hwif_out.COUNT_HI.wr_biten;
-  assign count_part[0] = hwif_out.COUNT_LO.req && hwif_out.COUNT_LO.req_is_wr && |hwif_out.COUNT_LO.wr_biten &&
-                         !count_we[0];
-  assign count_part[1] = hwif_out.COUNT_HI.req && hwif_out.COUNT_HI.req_is_wr && |hwif_out.COUNT_HI.wr_biten &&
-                         !count_we[1];
+  assign count_wr[0] = hwif_out.COUNT_LO.req && hwif_out.COUNT_LO.req_is_wr;
+  assign count_wr[1] = hwif_out.COUNT_HI.req && hwif_out.COUNT_HI.req_is_wr;
+  assign count_we[0] = count_wr[0] && &hwif_out.COUNT_LO.wr_biten;
+  assign count_we[1] = count_wr[1] && &hwif_out.COUNT_HI.wr_biten;
 
   assign hwif_in.COUNT_LO.rd_ack = hwif_out.COUNT_LO.req;
   assign hwif_in.COUNT_LO.wr_ack = hwif_out.COUNT_LO.req;
