@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,47 @@ def test_fixed_claims_stay_fixed() -> None:
     assert "`ips`" not in arch and all("ips =" not in p.read_text() for p in (REPO / "soc" / "configs").glob("*.toml"))
     # Simulated speeds are measured by the platform benchmark, never typed in the architecture doc.
     assert not re.search(r"\d+(\.\d+)?\s*(MHz|kHz) simulated", arch) and "~0.3" not in arch
+
+
+def _marked(text: str, name: str) -> str:
+    found = re.search(rf"<!-- {re.escape(name)} -->\n?(.*?)<!-- /{name.split(':')[0]} -->", text, re.S)
+    assert found, f"README.md lacks the <!-- {name} --> block"
+    return found.group(1)
+
+
+def test_readme_needs_table_is_the_reports() -> None:
+    """The README's 'which option for which need' table is the report snapshot's, row for row."""
+    readme = (REPO / "README.md").read_text()
+    report = (REPO / "docs" / "report" / "report.md").read_text()
+    found = re.search(r"#### Which option for which need\n\n(.*?\n)\n", report, re.S)
+    assert found, "docs/report/report.md lacks the 'Which option for which need' table"
+    assert _marked(readme, "readme-needs") == found.group(1), \
+        "README.md's needs table differs from docs/report/report.md's: copy it again"
+
+
+def test_readme_times_are_the_recorded_runs() -> None:
+    """Each command's time in the README is the current figure docs/development.md records for it
+    (a measured run, named there), rounded to minutes."""
+    readme = (REPO / "README.md").read_text()
+    dev = (REPO / "docs" / "development.md").read_text()
+    for command in ("make bench", "make test"):
+        stated = re.fullmatch(rf"`{command}` takes about (\d+) min", _marked(readme, f"time: {command}").strip())
+        assert stated, f"README.md's time of {command} is not 'takes about N min'"
+        row = re.search(rf"^\| `{command}` \| ([\d,]+) s \|", dev, re.M)
+        assert row, f"docs/development.md's current figures lack {command}"
+        seconds = int(row.group(1).replace(",", ""))
+        assert int(stated.group(1)) == round(seconds / 60), f"README.md's {command} time is not {seconds} s"
+
+
+def test_readme_quick_start_runs_as_printed() -> None:
+    """The quick start's commands are the CLI's: each parses as printed, and the first runs with the
+    program's own exit status (the benchmark and the placement run elsewhere in the suite)."""
+    from aesoc.cli import parser
+
+    block = _marked((REPO / "README.md").read_text(), "readme-quickstart")
+    lines = [line.split("#")[0].split() for line in block.splitlines() if line.startswith("aesoc ")]
+    assert [words[1] for words in lines] == ["run", "bench", "pnr"], lines
+    for words in lines:
+        parser().parse_args(words[1:])
+    proc = subprocess.run([sys.executable, "-m", *lines[0]], cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 7 and "hello from aesoc" in proc.stdout, proc.stdout + proc.stderr
