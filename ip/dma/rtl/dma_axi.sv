@@ -15,7 +15,7 @@ module dma_axi #(
   // SRAM0 (256 KB), SRAM1 (64 KB), the AES peripheral (4 KB) of the aesoc memory map.
   parameter logic [NumWin*32-1:0] WinBase   = {32'hF000_1000, 32'h1000_0000, 32'h0000_0000},
   parameter logic [NumWin*32-1:0] WinSize   = {32'h0000_1000, 32'h0001_0000, 32'h0004_0000},
-  parameter int unsigned          MaxWait   = 1024,  // bound of a held register access, 0: none
+  parameter int unsigned          MaxWait   = 512,   // bound of a held register access, 0: none (as the shells)
   parameter int unsigned          IdWidth   = 1      // AxID width; every burst uses ID 0
 ) (
   input  wire logic               clk_i,
