@@ -92,6 +92,11 @@ module aes_engine #(
   output logic         gcm_tag_valid_o,
   output logic         gcm_tag_mismatch_o, // decryption: sticky until gcm_start_i or clear_i
 
+  // Masking != 0: reseed of the masking PRNG (aes_prng: each pulse shifts the seed into its first
+  // lane); ignored otherwise.
+  input  logic [127:0] prng_seed_i,
+  input  logic         prng_seed_we_i,
+
   output logic         busy_o,
   output logic         err_o
 );
@@ -646,9 +651,8 @@ module aes_engine #(
       .busy_o     (core_busy)
     );
     logic unused_core_mask;
-    assign unused_core_mask = ^core_mask;
+    assign unused_core_mask = ^{core_mask, prng_seed_i, prng_seed_we_i};
   end else if (Masking != 0) begin : gen_masked
-    // The seed is the parameter's until a reseed port reaches the peripheral (docs/masking.md).
     aes_masked_core #(
       .DecEnable(DecEnable),
       .KeyLenMax(KeyLenMax),
@@ -670,8 +674,8 @@ module aes_engine #(
       .out_ready_i   (core_out_ready),
       .out_data_o    (core_out_data),
       .busy_o        (core_busy),
-      .prng_seed_i   (128'h0),
-      .prng_seed_we_i(1'b0)
+      .prng_seed_i,
+      .prng_seed_we_i
     );
   end else begin : gen_round
     aes_cipher_core #(
@@ -697,6 +701,8 @@ module aes_engine #(
       .out_data_o (core_out_data),
       .busy_o     (core_busy)
     );
+    logic unused_prng_seed;
+    assign unused_prng_seed = ^{prng_seed_i, prng_seed_we_i};
   end
 
   ////////////////

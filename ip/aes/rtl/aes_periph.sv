@@ -27,7 +27,10 @@ module aes_periph #(
   parameter int unsigned KeyLenMax      = 256,
   parameter int unsigned InDepth        = 2,
   parameter int unsigned OutDepth       = 2,
-  parameter int unsigned GhashBits      = 16   // GCM's GHASH bits per cycle; 0: no GCM
+  parameter int unsigned GhashBits      = 16,  // GCM's GHASH bits per cycle; 0: no GCM
+  // aes_engine's Masking: 0 off, 1 first-order masked (needs RoundsPerCycle 1, Pipelined 0),
+  // 2 the same with its PRNG forced off (leakage-assessment control only)
+  parameter int unsigned Masking        = 0
 ) (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,
@@ -65,7 +68,8 @@ module aes_periph #(
   logic        ctrl_dir, ctrl_manual_start;
   logic [1:0]  ctrl_gcm_phase;
   logic [3:0]  ctrl_gcm_bytes, ctrl_tag_len;
-  logic        cmd_key_load, cmd_start, cmd_clear, cmd_gcm_start, cmd_gcm_final;
+  logic        cmd_key_load, cmd_start, cmd_clear, cmd_gcm_start, cmd_gcm_final, cmd_reseed;
+  logic [127:0] prng_seed;
   logic [127:0] eng_tag, expected_tag;
   logic        eng_tag_valid, eng_tag_mismatch;
   logic [31:0] key_word [8];
@@ -140,6 +144,7 @@ module aes_periph #(
   assign cmd_key_load      = hwif_out.CMD.key_load.value;
   assign cmd_start         = hwif_out.CMD.start.value;
   assign cmd_clear         = hwif_out.CMD.clear.value;
+  assign cmd_reseed        = hwif_out.CMD.reseed.value;
   assign perf_busy         = hwif_out.PERF_BUSY.count.value;
   assign perf_blocks       = hwif_out.PERF_BLOCKS.count.value;
 
@@ -150,6 +155,7 @@ module aes_periph #(
   assign hwif_in.HWCFG.in_depth.next         = 4'(InDepth);
   assign hwif_in.HWCFG.out_depth.next        = 4'(OutDepth);
   assign hwif_in.HWCFG.ghash_bits.next       = 8'(GhashBits);
+  assign hwif_in.HWCFG.masking.next          = 2'(Masking);
   assign hwif_in.STATUS.busy.next            = status_busy;
   assign hwif_in.STATUS.in_ready.next        = ~in_full | cmd_clear;
   assign hwif_in.STATUS.out_valid.next       = ~out_empty & ~cmd_clear;
@@ -187,6 +193,12 @@ module aes_periph #(
     assign hwif_in.DATA_OUT[i].rd_ack = ((cur_kind == EXT_DOUT) & cur_done & (cur_word == 2'(i))) |
                                         (aborted & (pend_q == EXT_DOUT) & (pend_word_q == 2'(i)));
     assign hwif_in.DATA_OUT[i].rd_data.word = aes_pkg::bswap(out_head[127 - 32*i -: 32]);
+  end
+
+  // The seed words are wiped once used, so no entropy stays readable by a probe of the bus side.
+  for (genvar i = 0; i < 4; i++) begin : gen_prng_seed
+    assign hwif_in.PRNG_SEED[i].word.hwclr = cmd_reseed | cmd_clear;
+    assign prng_seed[127 - 32*i -: 32]     = aes_pkg::bswap(hwif_out.PRNG_SEED[i].word.value);
   end
 
   for (genvar i = 0; i < 8; i++) begin : gen_key_regs
@@ -287,7 +299,8 @@ module aes_periph #(
     .Pipelined      (Pipelined),
     .DecEnable      (DecEnable),
     .KeyLenMax      (KeyLenMax),
-    .GhashBits      (GhashBits)
+    .GhashBits      (GhashBits),
+    .Masking        (Masking)
   ) u_engine (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
@@ -318,6 +331,8 @@ module aes_periph #(
     .gcm_tag_o          (eng_tag),
     .gcm_tag_valid_o    (eng_tag_valid),
     .gcm_tag_mismatch_o (eng_tag_mismatch),
+    .prng_seed_i        (prng_seed),
+    .prng_seed_we_i     (cmd_reseed),
     .busy_o      (eng_busy),
     .err_o       (eng_err)
   );
@@ -372,15 +387,17 @@ module aes_periph #(
   // - input FIFO holding a block: the engine takes it, or PERF_BUSY counts;
   // - eng_err_q trailing a new engine error (sets IRQ_STATUS.err).
   // The FIFOs, IRQ_STATUS, PERF_* and the KEY/EXPECTED_TAG wipes change only under these terms.
+  // One exception: a masked engine's PRNG steps every cycle. Stopping it while idle changes only
+  // which masks follow, never a result or a cycle count.
   assign idle_o = ~reg_req_i & ~reg_req_q & ~reg_req_stall_wr_o & (pend_q == EXT_NONE) &
-                  ~(cmd_key_load | cmd_start | cmd_clear | cmd_gcm_start | cmd_gcm_final) &
+                  ~(cmd_key_load | cmd_start | cmd_clear | cmd_gcm_start | cmd_gcm_final | cmd_reseed) &
                   ~eng_busy & ~eng_out_valid & in_empty & (eng_err == eng_err_q);
 
   // HWCFG reads the parameters back: each must fit its field (tests/test_reg_enums.py checks the
   // SoC configurations, this every other instance).
   if (InDepth < 1 || InDepth > 15 || OutDepth < 1 || OutDepth > 15 || RoundsPerCycle > 15 ||
-      GhashBits > 255) begin : gen_bad_params
-    $error("aes_periph: InDepth, OutDepth, RoundsPerCycle, GhashBits must fit their HWCFG fields");
+      GhashBits > 255 || Masking > 2) begin : gen_bad_params
+    $error("aes_periph: InDepth, OutDepth, RoundsPerCycle, GhashBits, Masking must fit their HWCFG fields");
   end
 
   // DATA_OUT is read-only: the register file sends it reads alone.

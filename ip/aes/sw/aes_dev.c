@@ -39,6 +39,21 @@ aes_dev_result_t aes_dev_clear(aes_dev_t *dev) {
   return AES_DEV_TIMEOUT;
 }
 
+aes_dev_result_t aes_dev_reseed(aes_dev_t *dev, const void *seed, size_t len) {
+  if (!dev || !seed || !aligned4(seed) || len == 0 || len % 16u != 0) return AES_DEV_BAD_ARG;
+  if (GET(REG(dev, HWCFG), HWCFG__MASKING) == 0) return AES_DEV_UNSUPPORTED;
+  const uint32_t *w = seed;
+  volatile uint32_t *sreg = &REG(dev, PRNG_SEED[0]);
+  for (size_t i = 0; i < len / 4u; i += 4) {
+    sreg[0] = w[i];
+    sreg[1] = w[i + 1];
+    sreg[2] = w[i + 2];
+    sreg[3] = w[i + 3];
+    REG(dev, CMD) = AES_PERIPH__CMD__RESEED_bm; /* takes the seed words and wipes them */
+  }
+  return AES_DEV_OK;
+}
+
 aes_dev_result_t aes_dev_set_iv(aes_dev_t *dev, const void *iv) {
   if (!dev || !iv || !aligned4(iv)) return AES_DEV_BAD_ARG;
   const uint32_t *w = iv;

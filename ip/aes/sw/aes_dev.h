@@ -24,6 +24,10 @@
  * be discarded. aes_dev_gcm_decrypt() does the whole message and wipes the plaintext on a
  * mismatch, so a forged message never leaves it.
  *
+ * Masked engine (HWCFG.MASKING != 0): after every reset, before the first key load, feed the
+ * masking PRNG from an entropy source: aes_dev_reseed(&aes, entropy, 128) replaces all eight of its
+ * lanes (16 bytes a lane, docs/masking.md); results never depend on the seed.
+ *
  * Buffers are byte arrays, 4-byte aligned; keys are 16, 24 or 32 bytes. Every call checks its
  * arguments first and returns one aes_dev_result_t; every wait is bounded. Blocking transfers
  * rely on the peripheral holding a bus access until it can complete (DATA_IN[3] with a full
@@ -45,6 +49,7 @@ typedef enum {
   AES_DEV_TIMEOUT, /* a bounded wait ran out */
   AES_DEV_AGAIN,   /* streaming call: no room / no result yet */
   AES_DEV_TAG_MISMATCH, /* GCM decryption: the tag does not authenticate the message; discard it */
+  AES_DEV_UNSUPPORTED,  /* the instance lacks the feature (HWCFG); nothing was done */
 } aes_dev_result_t;
 
 /* The CTRL encodings of the register map (aes_enums.h, generated from aes.rdl). */
@@ -121,6 +126,11 @@ static inline void aes_dev_block(const aes_dev_t *dev, const void *in, void *out
 }
 
 uint32_t aes_dev_irq_ack(aes_dev_t *dev); /* returns and clears IRQ_STATUS */
+
+/* Reseed the masking PRNG with len bytes of entropy (a multiple of 16, not 0): each 16 bytes go to
+ * PRNG_SEED and CMD.RESEED shifts them into the PRNG's first lane. AES_DEV_UNSUPPORTED on an
+ * unmasked instance. */
+__attribute__((warn_unused_result)) aes_dev_result_t aes_dev_reseed(aes_dev_t *dev, const void *seed, size_t len);
 
 __attribute__((warn_unused_result)) aes_dev_result_t aes_dev_gcm_begin(aes_dev_t *dev, aes_dev_dir_t dir,
                                                                        const void *key, unsigned key_len,

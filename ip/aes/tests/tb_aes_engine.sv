@@ -263,6 +263,8 @@ module tb_aes_engine #(
     .gcm_tag_o,
     .gcm_tag_valid_o,
     .gcm_tag_mismatch_o,
+    .prng_seed_i   (128'h0),  // the masked variants run on the PrngSeed parameter's sequence
+    .prng_seed_we_i(1'b0),
     .busy_o,
     .err_o
   );

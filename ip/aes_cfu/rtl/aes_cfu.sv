@@ -278,6 +278,8 @@ module aes_cfu #(
     .gcm_tag_o          (eng_tag_unused),
     .gcm_tag_valid_o    (eng_tag_valid_unused),
     .gcm_tag_mismatch_o (eng_tag_mismatch_unused),
+    .prng_seed_i        (128'd0),  // unmasked engine (Masking = 0): no PRNG
+    .prng_seed_we_i     (1'b0),
     .busy_o      (eng_busy),
     .err_o       (eng_err)
   );
