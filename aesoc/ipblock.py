@@ -133,6 +133,9 @@ class IpBlock:
     idle: str = ""  # output that is high while a clock edge would change nothing (simulation clock gating)
     # Simulation-only defines of the block's own tests and shell tests (not its units' tests).
     test_defines: tuple[str, ...] = ()
+    # Ceiling of LUT levels between registers on ECP5 with the `full` configuration's parameters
+    # ([timing] max_lut_levels; aesoc.depth, docs/fpga.md "Logic depth"); None: no ceiling.
+    max_lut_levels: int | None = None
 
     @property
     def test_define_values(self) -> dict[str, int]:
@@ -145,6 +148,16 @@ class IpBlock:
             raise ToolError(f"{where}: block '{self.name}' has no parameter {', '.join(unknown)} "
                             f"(has: {', '.join(self.params) or 'none'})")
         return {name: p.check(given.get(name, p.default), where) for name, p in self.params.items()}
+
+
+def _max_lut_levels(spec: dict[str, Any], where: str) -> int | None:
+    unknown = sorted(set(spec) - {"max_lut_levels"})
+    if unknown:
+        raise ToolError(f"{where}: timing: unknown key(s) {', '.join(unknown)} (known: max_lut_levels)")
+    value = spec.get("max_lut_levels")
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+        raise ToolError(f"{where}: timing.max_lut_levels must be a positive integer, got {value!r}")
+    return value
 
 
 def _param(name: str, spec: dict[str, Any], where: str) -> Param:
@@ -204,7 +217,7 @@ class _Files:
 
 _KEYS = {"name", "module", "shell", "role", "description", "rtl", "regs", "sw", "params", "slave", "master", "irq",
          "dma_request", "dma_sink", "windows", "unused", "external", "sim_model", "fileset", "unit", "top", "idle",
-         "test_defines"}
+         "test_defines", "timing"}
 
 
 def _unit(name: str, spec: dict[str, Any], files: _Files, folder: Path, where: str) -> Unit:
@@ -275,6 +288,7 @@ def _load(path: Path) -> IpBlock:
             sim_model=str(data.get("sim_model", "")),
             filesets=filesets, units=units, uses=tuple(files.uses), tops=tops, idle=str(data.get("idle", "")),
             test_defines=tuple(data.get("test_defines", ())),
+            max_lut_levels=_max_lut_levels(data.get("timing", {}), where),
         )
     except TypeError as exc:
         raise ToolError(f"{where}: {exc}") from exc
