@@ -133,3 +133,45 @@ def loglog_chart(path: Path, series: dict[str, Sequence[tuple[float, float]]], *
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path.name
+
+
+def pareto_front(points: Sequence[tuple[str, float, float]]) -> list[tuple[str, float, float]]:
+    """The points no other point beats on both axes (smaller x and smaller y), by increasing x."""
+    front: list[tuple[str, float, float]] = []
+    for point in sorted(points, key=lambda p: (p[1], p[2])):
+        if not front or point[2] < front[-1][2]:
+            front.append(point)
+    return front
+
+
+@_one_at_a_time
+def pareto_chart(path: Path, groups: dict[str, Sequence[tuple[str, float, float]]], *, title: str, xlabel: str,
+                 ylabel: str) -> str:
+    """Labelled (name, x, y) points per group on log-log axes, each group's Pareto front joined by a
+    step line (smaller is better on both axes); returns the file name."""
+    fig, ax = plt.subplots(figsize=(10, 6))
+    palette = plt.get_cmap("tab10")
+    for i, (group, points) in enumerate(groups.items()):
+        shown = [p for p in points if p[1] > 0 and p[2] > 0]
+        if not shown:
+            continue
+        colour = palette(i % 10)
+        ax.scatter([p[1] for p in shown], [p[2] for p in shown], color=colour, label=group, zorder=3)
+        for name, x, y in shown:
+            ax.annotate(name, (x, y), textcoords="offset points", xytext=(4, 4), fontsize=7, color=colour)
+        front = pareto_front(shown)
+        if len(front) > 1:
+            ax.step([p[1] for p in front], [p[2] for p in front], where="post", color=colour, alpha=0.6,
+                    linestyle="--", label=f"{group}: Pareto front")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    if ax.collections:
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path.name

@@ -21,6 +21,7 @@ from aesoc.area import aes_engine, aes_engine_blocks, area
 from aesoc.ipblock import Unit
 from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published, side_by_side
 from aesoc.cocotb_flow import run_cocotb
+from aesoc.plots import pareto_chart
 from aesoc.bench.fpga import ECP5_DEVICES, ICE40_DEVICES, guarded
 from aesoc.pnr import (DEVICE_NAMES, STORE, PlaceResult, placed_fitting, run_jobs, store_at, stored_synth_runs, synth,
                        synth_known)
@@ -137,7 +138,7 @@ def run(ctx: BenchContext) -> BenchResult:
         "variant", "datapath", "AES-128 cycles/block", "AES-192 cycles/block", "AES-256 cycles/block",
         "LUT4 enc+dec", "FF enc+dec", "RAM4K enc+dec", "LUT4 enc-only", "FF enc-only",
         "ECP5 device", "ECP5 Fmax best/median (MHz)", *[f"AES-{b} MB/s at Fmax" for b in KEY_SIZES],
-        "AES-128 blocks/s per kLUT4", "iCE40", "notes",
+        "AES-128 ns/block at Fmax", "AES-128 blocks/s per kLUT4", "iCE40", "notes",
     ]
     area_rows: list[list[Any]] = []
     for name in names:
@@ -155,6 +156,11 @@ def run(ctx: BenchContext) -> BenchResult:
             + [f"ECB cycles/block; {full.carry} SB_CARRY enc+dec"]
         )
     area_rows += _published_rows(len(area_columns), cycles_col=2)
+    ecb128 = {r["variant"]: r["cycles_per_block"] for r in records if r["key_bits"] == 128 and r["mode"] == "ecb-enc"}
+    pareto = pareto_chart(ctx.results_dir / "aes_core_pareto.png", _pareto_points(names, placed, ecb128),
+                          title="AES engine variants: ns per AES-128 block at the placed Fmax against size",
+                          xlabel="LUT4 (ECP5 synthesis, LUT4 + 2 per CCU2C) / logic cells (iCE40 placement)",
+                          ylabel="ns per AES-128 ECB block (cycles / best Fmax)")
 
     return BenchResult(
         tables=[
@@ -189,11 +195,16 @@ def run(ctx: BenchContext) -> BenchResult:
                     "nextpnr was not run (docs/fpga.md).",
                     "Published figures are other technologies (Kintex-7 LUT6, ASIC kGE) and are not directly "
                     "comparable with iCE40 LUT4 counts; they are printed as their sources state them.",
+                    "ns/block = ECB cycles per AES-128 block / best Fmax. The plot aes_core_pareto.png draws it "
+                    "against size for every variant placed on ECP5 (LUT4 of its ECP5 synthesis) and iCE40 "
+                    "(placed logic cells), with published cores placed on the same flow; the dashed step joins "
+                    "each family's Pareto front (no other variant both smaller and faster).",
                 ],
             ),
         ],
         records=records,
         runs=runs,
+        plots=[pareto],
         config={
             "variants": {n: ip.variants[n] for n in names},
             "placed": {n: {fam: _placed_record(r) for fam, r in placed[n].items()} for n in names},
@@ -238,17 +249,40 @@ def _speed_cells(placed: dict[str, Any], cycles: dict[int, float]) -> list[Any]:
                          else "placed, no seed routed" if ice40.fits else str(ice40.misfit))
                       + _qualifiers(ice40))
     if isinstance(ecp5, ToolError) or isinstance(synth_ecp5, ToolError):
-        return ["failed", str(ecp5 if isinstance(ecp5, ToolError) else synth_ecp5), "—", "—", "—", "—", ice40_cell]
+        return ["failed", str(ecp5 if isinstance(ecp5, ToolError) else synth_ecp5), "—", "—", "—", "—", "—", ice40_cell]
     if ecp5 is None:
-        return [NOT_PLACED, "—", "—", "—", "—", "—", ice40_cell]
+        return [NOT_PLACED, "—", "—", "—", "—", "—", "—", ice40_cell]
     if not ecp5.routed:
         return [DEVICE_NAMES[ecp5.device] + _qualifiers(ecp5),
-                "placed, no seed routed" if ecp5.fits else str(ecp5.misfit), "—", "—", "—", "—", ice40_cell]
+                "placed, no seed routed" if ecp5.fits else str(ecp5.misfit), "—", "—", "—", "—", "—", ice40_cell]
     mbps = [_fmt(round(16 * ecp5.fmax_best / cycles[b], 1)) if b in cycles else "—" for b in KEY_SIZES]
     lut4 = synth_ecp5.lut + 2 * synth_ecp5.carry
     per_klut = round(ecp5.fmax_best * 1e6 / cycles[128] / (lut4 / 1000))
     return [DEVICE_NAMES[ecp5.device] + _qualifiers(ecp5), f"{ecp5.fmax_best:.1f} / {ecp5.fmax_median:.1f}", *mbps,
-            per_klut, ice40_cell]
+            _ns_per_block(cycles[128], ecp5.fmax_best), per_klut, ice40_cell]
+
+
+def _ns_per_block(cycles: float, mhz: float) -> float:
+    return round(1000 * cycles / mhz, 1)
+
+
+def _pareto_points(names: list[str], placed: dict[str, dict[str, Any]],
+                   cycles: dict[str, float]) -> dict[str, list[tuple[str, float, float]]]:
+    """(variant, LUT4 or logic cells, ns per AES-128 block at the best placed Fmax) per family, for
+    every variant placed there, and published cores placed on the same flow."""
+    groups: dict[str, list[tuple[str, float, float]]] = {"ECP5 (LUT4, ours)": [], "iCE40 (logic cells, ours)": []}
+    for name in names:
+        ecp5, ice40, synth_ecp5 = placed[name]["ecp5"], placed[name]["ice40"], placed[name]["ecp5-synth"]
+        if isinstance(ecp5, PlaceResult) and ecp5.routed and isinstance(synth_ecp5, SynthResult):
+            groups["ECP5 (LUT4, ours)"].append(
+                (name, synth_ecp5.lut + 2 * synth_ecp5.carry, _ns_per_block(cycles[name], ecp5.fmax_best)))
+        if isinstance(ice40, PlaceResult) and ice40.routed:
+            groups["iCE40 (logic cells, ours)"].append((name, ice40.lut4, _ns_per_block(cycles[name], ice40.fmax_best)))
+    published_ecp5 = [(str(e["label"]), float(e["ecp5_lut4"]), _ns_per_block(e["cycles_aes128"], e["ecp5_fmax_mhz"]))
+                      for e in published("aes-core").get("rows", {}).values() if "ecp5_lut4" in e]
+    if published_ecp5:
+        groups["ECP5 (LUT4, published cores, same flow)"] = published_ecp5
+    return groups
 
 
 def _qualifiers(r: PlaceResult) -> str:
