@@ -74,4 +74,13 @@ static inline void swc_hash_pad(void *state, uint8_t *buf, uint32_t fill, uint64
   compress(state, buf, 1);
 }
 
+/* The body of a one-shot hash function(data, len, digest): init, update and final on a context of
+ * type CTX on the stack, the first error returned. */
+#define SWC_HASH_ONESHOT(CTX, init, update, final) \
+  CTX ctx;                                         \
+  swc_result r = init(&ctx);                       \
+  if (r == SWC_OK) r = update(&ctx, data, len);    \
+  if (r == SWC_OK) r = final(&ctx, digest);        \
+  return r
+
 #endif /* SWC_HASH_H */

@@ -77,9 +77,5 @@ swc_result swc_sha1_final(swc_sha1_ctx *ctx, uint8_t digest[SWC_SHA1_BYTES]) {
 }
 
 swc_result swc_sha1(const uint8_t *data, size_t len, uint8_t digest[SWC_SHA1_BYTES]) {
-  swc_sha1_ctx ctx;
-  swc_result r = swc_sha1_init(&ctx);
-  if (r == SWC_OK) r = swc_sha1_update(&ctx, data, len);
-  if (r == SWC_OK) r = swc_sha1_final(&ctx, digest);
-  return r;
+  SWC_HASH_ONESHOT(swc_sha1_ctx, swc_sha1_init, swc_sha1_update, swc_sha1_final);
 }

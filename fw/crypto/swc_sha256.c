@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * SHA-256 (FIPS 180-4 6.2). Eight rounds per loop iteration with the working variables renamed
- * instead of moved, the whole message schedule computed first, and Maj(a,b,c) as
- * b ^ ((a ^ b) & (b ^ c)) reusing a ^ b as the next round's b ^ c.
+ * SHA-256 (FIPS 180-4 6.2): the whole message schedule computed first, then the rounds of
+ * swc_sha2.h (eight per loop iteration, working variables renamed instead of moved).
  */
-#include "swc_hash.h"
+#include "swc_sha2.h"
 
 /* FIPS 180-4 4.2.2: first 32 bits of the fractional parts of the cube roots of the first 64
  * primes. */
@@ -24,27 +23,6 @@ static const uint32_t swc_sha256_k[64] = {
 #define SWC_S256_SSIG0(x) (swc_ror32(x, 7) ^ swc_ror32(x, 18) ^ ((x) >> 3))
 #define SWC_S256_SSIG1(x) (swc_ror32(x, 17) ^ swc_ror32(x, 19) ^ ((x) >> 10))
 
-/* One round; ab_in is the previous round's a ^ b (= this round's b ^ c), ab_out receives a ^ b. */
-#define SWC_S256_ROUND(a, b, c, d, e, f, g, h, kw, ab_in, ab_out)                 \
-  do {                                                                            \
-    uint32_t t1 = (h) + SWC_S256_BSIG1(e) + ((g) ^ ((e) & ((f) ^ (g)))) + (kw);   \
-    ab_out = (a) ^ (b);                                                           \
-    (d) += t1;                                                                    \
-    (h) = t1 + SWC_S256_BSIG0(a) + ((b) ^ (ab_out & (ab_in)));                    \
-  } while (0)
-
-#define SWC_S256_EIGHT(w, k)                                                      \
-  do {                                                                            \
-    SWC_S256_ROUND(a, b, c, d, e, f, g, h, (k)[0] + (w)[0], x, y);                \
-    SWC_S256_ROUND(h, a, b, c, d, e, f, g, (k)[1] + (w)[1], y, x);                \
-    SWC_S256_ROUND(g, h, a, b, c, d, e, f, (k)[2] + (w)[2], x, y);                \
-    SWC_S256_ROUND(f, g, h, a, b, c, d, e, (k)[3] + (w)[3], y, x);                \
-    SWC_S256_ROUND(e, f, g, h, a, b, c, d, (k)[4] + (w)[4], x, y);                \
-    SWC_S256_ROUND(d, e, f, g, h, a, b, c, (k)[5] + (w)[5], y, x);                \
-    SWC_S256_ROUND(c, d, e, f, g, h, a, b, (k)[6] + (w)[6], x, y);                \
-    SWC_S256_ROUND(b, c, d, e, f, g, h, a, (k)[7] + (w)[7], y, x);                \
-  } while (0)
-
 static void swc_sha256_compress(void *state, const uint8_t *p, size_t nblocks) {
   uint32_t *hs = state;
   uint32_t w[64];
@@ -59,17 +37,7 @@ static void swc_sha256_compress(void *state, const uint8_t *p, size_t nblocks) {
       SWC_S256_W(4); SWC_S256_W(5); SWC_S256_W(6); SWC_S256_W(7);
 #undef SWC_S256_W
     }
-    uint32_t a = hs[0], b = hs[1], c = hs[2], d = hs[3], e = hs[4], f = hs[5], g = hs[6], h = hs[7];
-    uint32_t x = b ^ c, y;
-    for (unsigned i = 0; i < 64; i += 8) SWC_S256_EIGHT(w + i, swc_sha256_k + i);
-    hs[0] += a;
-    hs[1] += b;
-    hs[2] += c;
-    hs[3] += d;
-    hs[4] += e;
-    hs[5] += f;
-    hs[6] += g;
-    hs[7] += h;
+    SWC_SHA2_BLOCK(uint32_t, SWC_S256_BSIG0, SWC_S256_BSIG1, hs, w, swc_sha256_k, 64);
   }
 }
 
@@ -101,9 +69,5 @@ swc_result swc_sha256_final(swc_sha256_ctx *ctx, uint8_t digest[SWC_SHA256_BYTES
 }
 
 swc_result swc_sha256(const uint8_t *data, size_t len, uint8_t digest[SWC_SHA256_BYTES]) {
-  swc_sha256_ctx ctx;
-  swc_result r = swc_sha256_init(&ctx);
-  if (r == SWC_OK) r = swc_sha256_update(&ctx, data, len);
-  if (r == SWC_OK) r = swc_sha256_final(&ctx, digest);
-  return r;
+  SWC_HASH_ONESHOT(swc_sha256_ctx, swc_sha256_init, swc_sha256_update, swc_sha256_final);
 }

@@ -2,9 +2,9 @@
 /*
  * SHA-512 (FIPS 180-4 6.4) on 64-bit words; a 32-bit core runs each 64-bit rotation, addition
  * and logic operation as two to four 32-bit instructions, which is why SHA-512 is the slow case
- * on RV32. Same structure as SHA-256: schedule first, eight renamed rounds per iteration.
+ * on RV32. Same structure as SHA-256: schedule first, then swc_sha2.h's rounds.
  */
-#include "swc_hash.h"
+#include "swc_sha2.h"
 
 /* FIPS 180-4 4.2.3: first 64 bits of the fractional parts of the cube roots of the first 80
  * primes. */
@@ -38,26 +38,6 @@ static inline uint64_t swc_ror64(uint64_t x, unsigned n) { return (x >> n) | (x 
 #define SWC_S512_SSIG0(x) (swc_ror64(x, 1) ^ swc_ror64(x, 8) ^ ((x) >> 7))
 #define SWC_S512_SSIG1(x) (swc_ror64(x, 19) ^ swc_ror64(x, 61) ^ ((x) >> 6))
 
-#define SWC_S512_ROUND(a, b, c, d, e, f, g, h, kw, ab_in, ab_out)                 \
-  do {                                                                            \
-    uint64_t t1 = (h) + SWC_S512_BSIG1(e) + ((g) ^ ((e) & ((f) ^ (g)))) + (kw);   \
-    ab_out = (a) ^ (b);                                                           \
-    (d) += t1;                                                                    \
-    (h) = t1 + SWC_S512_BSIG0(a) + ((b) ^ (ab_out & (ab_in)));                    \
-  } while (0)
-
-#define SWC_S512_EIGHT(w, k)                                                      \
-  do {                                                                            \
-    SWC_S512_ROUND(a, b, c, d, e, f, g, h, (k)[0] + (w)[0], x, y);                \
-    SWC_S512_ROUND(h, a, b, c, d, e, f, g, (k)[1] + (w)[1], y, x);                \
-    SWC_S512_ROUND(g, h, a, b, c, d, e, f, (k)[2] + (w)[2], x, y);                \
-    SWC_S512_ROUND(f, g, h, a, b, c, d, e, (k)[3] + (w)[3], y, x);                \
-    SWC_S512_ROUND(e, f, g, h, a, b, c, d, (k)[4] + (w)[4], x, y);                \
-    SWC_S512_ROUND(d, e, f, g, h, a, b, c, (k)[5] + (w)[5], y, x);                \
-    SWC_S512_ROUND(c, d, e, f, g, h, a, b, (k)[6] + (w)[6], x, y);                \
-    SWC_S512_ROUND(b, c, d, e, f, g, h, a, (k)[7] + (w)[7], y, x);                \
-  } while (0)
-
 static void swc_sha512_compress(void *state, const uint8_t *p, size_t nblocks) {
   uint64_t *hs = state;
   uint64_t w[80];
@@ -68,17 +48,7 @@ static void swc_sha512_compress(void *state, const uint8_t *p, size_t nblocks) {
       SWC_S512_W(0); SWC_S512_W(1); SWC_S512_W(2); SWC_S512_W(3);
 #undef SWC_S512_W
     }
-    uint64_t a = hs[0], b = hs[1], c = hs[2], d = hs[3], e = hs[4], f = hs[5], g = hs[6], h = hs[7];
-    uint64_t x = b ^ c, y;
-    for (unsigned i = 0; i < 80; i += 8) SWC_S512_EIGHT(w + i, swc_sha512_k + i);
-    hs[0] += a;
-    hs[1] += b;
-    hs[2] += c;
-    hs[3] += d;
-    hs[4] += e;
-    hs[5] += f;
-    hs[6] += g;
-    hs[7] += h;
+    SWC_SHA2_BLOCK(uint64_t, SWC_S512_BSIG0, SWC_S512_BSIG1, hs, w, swc_sha512_k, 80);
   }
 }
 
@@ -115,9 +85,5 @@ swc_result swc_sha512_final(swc_sha512_ctx *ctx, uint8_t digest[SWC_SHA512_BYTES
 }
 
 swc_result swc_sha512(const uint8_t *data, size_t len, uint8_t digest[SWC_SHA512_BYTES]) {
-  swc_sha512_ctx ctx;
-  swc_result r = swc_sha512_init(&ctx);
-  if (r == SWC_OK) r = swc_sha512_update(&ctx, data, len);
-  if (r == SWC_OK) r = swc_sha512_final(&ctx, digest);
-  return r;
+  SWC_HASH_ONESHOT(swc_sha512_ctx, swc_sha512_init, swc_sha512_update, swc_sha512_final);
 }
