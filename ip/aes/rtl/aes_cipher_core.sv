@@ -11,6 +11,12 @@
 // the decryption key (the last window of the schedule, backward), which the core derives once per
 // key write: key_ready_o stays low while it does.
 //
+// Split round (SplitRound = 1, one round per cycle, not pipelined): a register between
+// (Inv)ShiftRows/(Inv)SubBytes and the rest of the round, so a round takes two cycles of about
+// half the logic depth; the key schedule steps in the first and its round key is read from the
+// window register in the second. Cycles per block = latency = 1 + 2 * Nr; the decryption key is
+// still derived in Nr cycles (the key step alone fits a cycle).
+//
 // Iterative (Pipelined = 0): a block is accepted with AddRoundKey(rk0) applied, then NS rounds
 // run per cycle for ceil(Nr / NS) cycles (NS = RoundsPerCycle, or the maximal Nr for full unroll),
 // and the result waits in the state register until taken; a new block may be accepted in the same
@@ -25,7 +31,8 @@ module aes_cipher_core #(
   parameter int unsigned RoundsPerCycle = 1,     // 1, 2, 3 or 5; 0: full unroll
   parameter bit          Pipelined      = 1'b0,  // 1: register every round (full unroll only)
   parameter bit          DecEnable      = 1'b1,  // 0: encryption only
-  parameter int unsigned KeyLenMax      = 256    // 128: AES-128 only; 256: AES-128/192/256
+  parameter int unsigned KeyLenMax      = 256,   // 128: AES-128 only; 256: AES-128/192/256
+  parameter bit          SplitRound     = 1'b0   // 1: two cycles per round (RoundsPerCycle = 1)
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -154,6 +161,9 @@ module aes_cipher_core #(
     logic [3:0]   cnt_q, cnt_d;
     logic         dec_q, dec_d;
     logic         last, accept;
+    // SplitRound: the first half's result and which half runs (0: SubBytes, 1: the rest).
+    logic [127:0] mid_q, mid_d, run_mid;
+    logic         half_q, half_d;
 
     // NS rounds in one cycle: stage s runs round number q = cnt * NS + s + 1 if q <= Nr.
     logic [127:0] run_state;
@@ -164,14 +174,16 @@ module aes_cipher_core #(
       logic         en;
       logic [3:0]   step;
       logic [255:0] win_in, kw, win_out;
-      logic [127:0] st_in, rs, st_out;
+      logic [127:0] st_in, rs, st_out, sub;
 
       if (s == 0) begin : gen_first
         assign st_in  = state_q;
         assign win_in = win_q;
       end else begin : gen_chain
-        assign st_in  = gen_stage[s - 1].st_out;
-        assign win_in = gen_stage[s - 1].win_out;
+        logic unused_sub;
+        assign unused_sub = ^sub;  // only the first stage's half is split off
+        assign st_in      = gen_stage[s - 1].st_out;
+        assign win_in     = gen_stage[s - 1].win_out;
       end
 
       assign q    = 5'(cnt_q) * 5'(NS) + 5'(s + 1);
@@ -190,13 +202,17 @@ module aes_cipher_core #(
         .win_o    (kw)
       );
 
+      // Split: the window register already holds this round's window (stepped in the first half).
       aes_round #(
-        .DecEnable(DecEnable)
+        .DecEnable(DecEnable),
+        .Split    (SplitRound)
       ) u_round (
         .state_i(st_in),
-        .rk_i   (kw[255:128]),
+        .rk_i   (SplitRound ? win_in[255:128] : kw[255:128]),
         .dec_i  (dec_q),
         .final_i(q == {1'b0, nr}),
+        .sub_i  (mid_q),
+        .sub_o  (sub),
         .state_o(rs)
       );
 
@@ -206,6 +222,7 @@ module aes_cipher_core #(
 
     assign run_state = gen_stage[NS - 1].st_out;
     assign run_win   = gen_stage[NS - 1].win_out;
+    assign run_mid   = gen_stage[0].sub;
 
     assign last      = (5'(cnt_q) + 5'd1) * 5'(NS) >= {1'b0, nr};
     assign dkey_new  = run_win;
@@ -218,6 +235,8 @@ module aes_cipher_core #(
       win_d       = win_q;
       cnt_d       = cnt_q;
       dec_d       = dec_q;
+      mid_d       = mid_q;
+      half_d      = half_q;
       in_ready_o  = 1'b0;
       out_valid_o = 1'b0;
       key_load    = 1'b0;
@@ -244,11 +263,18 @@ module aes_cipher_core #(
           end
         end
         ST_RUN: begin
-          cnt_d   = cnt_q + 4'd1;
-          win_d   = run_win;
-          state_d = run_state;
-          if (last) begin
-            fsm_d = ST_DONE;
+          if (SplitRound && !half_q) begin
+            half_d = 1'b1;
+            win_d  = run_win;
+            mid_d  = run_mid;
+          end else begin
+            half_d  = 1'b0;
+            cnt_d   = cnt_q + 4'd1;
+            win_d   = SplitRound ? win_q : run_win;
+            state_d = run_state;
+            if (last) begin
+              fsm_d = ST_DONE;
+            end
           end
         end
         ST_DONE: begin
@@ -265,6 +291,7 @@ module aes_cipher_core #(
       if (accept) begin
         fsm_d   = ST_RUN;
         cnt_d   = '0;
+        half_d  = 1'b0;
         dec_d   = DecEnable ? in_dec_i : aes_pkg::AES_DIR_ENC;
         win_d   = dec_d ? dkey_q : key_q;
         state_d = in_block_i ^ win_d[255:128];
@@ -295,6 +322,26 @@ module aes_cipher_core #(
         cnt_q   <= cnt_d;
         dec_q   <= dec_d;
       end
+    end
+
+    if (SplitRound) begin : gen_mid
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          mid_q  <= '0;
+          half_q <= 1'b0;
+        end else if (clear_i) begin
+          mid_q  <= '0;
+          half_q <= 1'b0;
+        end else begin
+          mid_q  <= mid_d;
+          half_q <= half_d;
+        end
+      end
+    end else begin : gen_no_mid
+      logic unused_mid;
+      assign unused_mid = ^{mid_d, half_d};
+      assign mid_q      = '0;
+      assign half_q     = 1'b0;
     end
 
     assign out_data_o = state_q ^ mask_q;
@@ -355,6 +402,7 @@ module aes_cipher_core #(
         .win_o    (kw)
       );
 
+      logic [127:0] unused_sub;
       aes_round #(
         .DecEnable(DecEnable)
       ) u_round (
@@ -362,6 +410,8 @@ module aes_cipher_core #(
         .rk_i   (kw[255:128]),
         .dec_i  (dec_q),
         .final_i(q == {1'b0, nr}),
+        .sub_i  ('0),
+        .sub_o  (unused_sub),
         .state_o(rs)
       );
 

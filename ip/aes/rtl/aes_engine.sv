@@ -53,7 +53,10 @@ module aes_engine #(
   parameter int unsigned CtrBits        = 128,
   // 1: first-order masked datapath (aes_masked_core, docs/masking.md; needs Datapath 128 and
   // RoundsPerCycle 1); 2: the same with its PRNG forced off, for leakage assessment only
-  parameter int unsigned Masking        = 0
+  parameter int unsigned Masking        = 0,
+  // 1: a register inside the round, two cycles per round (aes_cipher_core; needs Datapath 128,
+  // RoundsPerCycle 1, Pipelined 0, Masking 0)
+  parameter bit          SplitRound     = 1'b0
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -682,7 +685,8 @@ module aes_engine #(
       .RoundsPerCycle(RoundsPerCycle),
       .Pipelined     (Pipelined),
       .DecEnable     (DecEnable),
-      .KeyLenMax     (KeyLenMax)
+      .KeyLenMax     (KeyLenMax),
+      .SplitRound    (SplitRound)
     ) u_cipher_core (
       .clk_i,
       .rst_ni,
@@ -716,7 +720,8 @@ module aes_engine #(
       !(KeyLenMax == 128 || KeyLenMax == 256) || !(Datapath == 128 || Datapath == 32) ||
       SBoxImpl > 2 || (GhashBits > 128) || ((GhashBits & (GhashBits - 1)) != 0) ||
       Modes == 0 || Modes > 7 || !(CtrBits == 32 || CtrBits == 64 || CtrBits == 128) ||
-      Masking > 2 || (Masking != 0 && (Datapath != 128 || RoundsPerCycle != 1 || Pipelined)))
+      Masking > 2 || (Masking != 0 && (Datapath != 128 || RoundsPerCycle != 1 || Pipelined)) ||
+      (SplitRound && (Datapath != 128 || RoundsPerCycle != 1 || Pipelined || Masking != 0)))
   begin : gen_param_check
     $error("aes_engine: unsupported parameter set");
   end

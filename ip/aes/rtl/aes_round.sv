@@ -9,17 +9,24 @@
 // The final round skips (Inv)MixColumns. ShiftRows commutes with SubBytes, so both directions
 // permute first and then share one bank of 16 S-boxes; InvMixColumns is MixColumns after the
 // {04}x^2+{05} pre-multiplication, so both directions also share the MixColumns network.
+//
+// Split = 1 cuts the round in two for a register between the halves (aes_cipher_core's
+// SplitRound): sub_o is (Inv)ShiftRows and (Inv)SubBytes of state_i, and state_o is the rest of
+// the round applied to sub_i (the caller's register of sub_o), not to state_i.
 module aes_round #(
-  parameter bit DecEnable = 1'b1  // 0: encryption rounds only, dec_i is ignored
+  parameter bit DecEnable = 1'b1,  // 0: encryption rounds only, dec_i is ignored
+  parameter bit Split     = 1'b0   // 1: state_o is computed from sub_i
 ) (
   input  logic [127:0] state_i,
   input  logic [127:0] rk_i,
   input  logic         dec_i,    // 1: inverse round
   input  logic         final_i,  // 1: last round of the cipher (no MixColumns)
+  input  logic [127:0] sub_i,    // Split: the registered sub_o; else unused
+  output logic [127:0] sub_o,    // (Inv)SubBytes((Inv)ShiftRows(state_i))
   output logic [127:0] state_o
 );
   logic         dec;
-  logic [127:0] shifted, subbed, keyed, premixed, mixed;
+  logic [127:0] shifted, subbed, sub_half, keyed, premixed, mixed;
 
   assign dec = DecEnable ? dec_i : 1'b0;
 
@@ -46,8 +53,18 @@ module aes_round #(
     );
   end
 
+  assign sub_o = subbed;
+
+  if (Split) begin : gen_split
+    assign sub_half = sub_i;
+  end else begin : gen_whole
+    logic unused_sub_i;
+    assign unused_sub_i = ^sub_i;
+    assign sub_half     = subbed;
+  end
+
   always_comb begin
-    keyed = dec ? (subbed ^ rk_i) : subbed;
+    keyed = dec ? (sub_half ^ rk_i) : sub_half;
     for (int c = 0; c < 4; c++) begin
       premixed[32 * c +: 32] = dec ? aes_pkg::inv_mix_pre(keyed[32 * c +: 32]) :
                                      keyed[32 * c +: 32];

@@ -44,6 +44,7 @@ class Variant:
     modes: int  # modes built, one bit each: 1 ECB, 2 CBC, 4 CTR
     ctr_bits: int  # widest CTR counter built
     masking: int  # 0 unmasked; 1, 2: aes_masked_core (ten cycles per round)
+    split_round: bool  # a register inside the round: two cycles per round
 
     @classmethod
     def from_params(cls, params: dict[str, int]) -> Variant:
@@ -58,6 +59,7 @@ class Variant:
             modes=params.get("Modes", 7),
             ctr_bits=params.get("CtrBits", 128),
             masking=params.get("Masking", 0),
+            split_round=bool(params.get("SplitRound", 0)),
         )
 
     @classmethod
@@ -71,8 +73,10 @@ class Variant:
     @property
     def cycles_per_round(self) -> int:
         """A serial datapath takes 128 / Datapath cycles per round (one column per cycle at 32); the
-        masked one ten (nine masked S-box steps and an update)."""
-        return 10 if self.masking else 128 // self.datapath
+        masked one ten (nine masked S-box steps and an update), the split round two."""
+        if self.masking:
+            return 10
+        return 2 if self.split_round else 128 // self.datapath
 
     @property
     def stages(self) -> int:

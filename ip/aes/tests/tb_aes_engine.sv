@@ -22,6 +22,7 @@ module tb_aes_engine #(
   parameter int unsigned Modes          = 7,
   parameter int unsigned CtrBits        = 128,
   parameter int unsigned Masking        = 0,
+  parameter bit          SplitRound     = 1'b0,
   parameter int unsigned Depth          = 16384
 ) (
   input  logic         clk_i,
@@ -232,7 +233,8 @@ module tb_aes_engine #(
     .GhashBits     (GhashBits),
     .Modes         (Modes),
     .CtrBits       (CtrBits),
-    .Masking       (Masking)
+    .Masking       (Masking),
+    .SplitRound    (SplitRound)
   ) u_dut (
 `endif
     .clk_i,
