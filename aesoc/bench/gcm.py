@@ -131,7 +131,9 @@ def run(ctx: BenchContext) -> BenchResult:
                "tag; a new key loaded for every message (H derived again). Decrypt includes the tag check. "
                "Second of two identical runs (warm caches). mmio: aes_dev_gcm_begin/aad/update/finish; dma: the "
                "text's whole blocks by aes_dma_gcm_blocks (synchronous), the rest by aes_dev; dma-queued: one "
-               "aes_dma_submit request, submit to completion by polling (4-beat bursts, 16-word FIFO). "
+               "aes_dma_submit request, submit to completion by polling (4-beat bursts, 16-word FIFO; text shorter "
+               "than the driver's gcm_dma_min, 320 bytes by default, is fed by the CPU within the request, "
+               "ip/aes/sw/aes_dma.h). "
                "Every tag checked against cryptography's AESGCM by the benchmark."],
     ))
 

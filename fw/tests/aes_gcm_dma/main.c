@@ -2,9 +2,11 @@
 /* AES-GCM with the payload's whole blocks moved by two DMA channels. Part 1: aes_dma_gcm_blocks
  * (synchronous) between aes_dev's AAD and finish calls. Part 2: GCM as queued aes_dma requests,
  * several in the queue at once (mixed with a CTR request), completion by polling and by
- * interrupt, a forged tag (TAG_MISMATCH, destination zeroed), and the argument checks. Every
- * ciphertext and tag is recorded for an AESGCM check in pytest; every message is decrypted back
- * with its tag verified. */
+ * interrupt, a forged tag (TAG_MISMATCH, destination zeroed), and the argument checks. Part 3:
+ * one request path for every length, 0 (GMAC) included: text below opts.gcm_dma_min by the CPU
+ * within the request, longer text by the channels, a short request queued behind a long one.
+ * Every ciphertext and tag is recorded for an AESGCM check in pytest; every message is decrypted
+ * back with its tag verified. */
 #include <string.h>
 
 #include "aes_dma.h"
@@ -76,6 +78,7 @@ static void queued_round(bool irq, uint32_t *seed) {
   o.use_irq = irq;
   o.burst = 4;
   o.fifo_words = 16;
+  o.gcm_dma_min = 0; /* every length through the channels: this round tests the queued DMA path */
   AESOC_CHECK(aes_dma_set_opts(&eng, &o) == AES_DMA_OK);
   size_t aad_len[QUEUED];
   for (unsigned i = 0; i < QUEUED; ++i) {
@@ -142,7 +145,10 @@ static void queued_round(bool irq, uint32_t *seed) {
 /* Requests the queue must refuse, before anything is queued. */
 static void queued_bad_args(void) {
   uint32_t seed = 1;
-  gcm_req(0, AES_DEV_ENCRYPT, q_pt[0], q_ct[0], 15, 0, &seed); /* shorter than a block */
+  gcm_req(0, AES_DEV_ENCRYPT, NULL, q_ct[0], 5, 0, &seed); /* text without a source */
+  AESOC_CHECK(aes_dma_submit(&eng, &q_req[0]) == AES_DMA_BAD_ARG);
+  gcm_req(0, AES_DEV_ENCRYPT, q_pt[0], q_ct[0], 0, 0, &seed);
+  q_req[0].mode = AES_DEV_CTR; /* only GCM may be empty */
   AESOC_CHECK(aes_dma_submit(&eng, &q_req[0]) == AES_DMA_BAD_ARG);
   gcm_req(0, AES_DEV_ENCRYPT, q_pt[0], q_ct[0], 32, 0, &seed);
   q_req[0].gcm.tag_len = 10;
@@ -153,6 +159,58 @@ static void queued_bad_args(void) {
   gcm_req(0, AES_DEV_ENCRYPT, q_pt[0], q_ct[0], 32, 0, &seed);
   q_req[0].dir = (aes_dev_dir_t)2;
   AESOC_CHECK(aes_dma_submit(&eng, &q_req[0]) == AES_DMA_BAD_ARG);
+}
+
+/* Part 3: every length through one call, default options (text below AES_DMA_GCM_DMA_MIN by the
+ * CPU). On an idle queue a CPU-fed request is done when aes_dma_submit returns; a channel-fed one
+ * is pending. Each message is recorded, then decrypted back through the same path. */
+static void any_length_round(uint32_t *seed) {
+  static const size_t lens[] = {0, 1, 15, 16, 17, 64, 319, AES_DMA_GCM_DMA_MIN, 333};
+  aes_dma_opts_t o = aes_dma_default_opts();
+  o.platform = &aesoc_aes_dma_platform;
+  AESOC_CHECK(o.gcm_dma_min == AES_DMA_GCM_DMA_MIN);
+  AESOC_CHECK(aes_dma_set_opts(&eng, &o) == AES_DMA_OK);
+  for (unsigned m = 0; m < sizeof lens / sizeof lens[0]; ++m) {
+    size_t len = lens[m], aad_len = m % 3u == 0 ? 0 : aesoc_xorshift32(seed) % sizeof q_aad[0];
+    const void *in = len ? src : NULL; /* an empty message names no buffers */
+    void *out = len ? dst : NULL;
+    fill(q_aad[0], aad_len, seed);
+    fill(src, len, seed);
+    gcm_req(0, AES_DEV_ENCRYPT, in, out, len, aad_len, seed);
+    uint32_t iv[3];
+    memcpy(iv, q_req[0].iv, 12);
+    aes_dma_result_t r = aes_dma_submit(&eng, &q_req[0]);
+    AESOC_CHECK(r == (len < AES_DMA_GCM_DMA_MIN ? AES_DMA_OK : AES_DMA_PENDING));
+    AESOC_CHECK(aes_dma_wait(&eng, &q_req[0], DMA_WAIT_BOUND) == AES_DMA_OK);
+    aesoc_rec_begin("aes_gcm_dma_any");
+    aesoc_rec_hex("key", q_key[0].words, q_key[0].len);
+    aesoc_rec_hex("iv", iv, 12);
+    aesoc_rec_hex("aad", q_aad[0], aad_len);
+    aesoc_rec_hex("pt", src, len);
+    aesoc_rec_hex("ct", dst, len);
+    aesoc_rec_hex("tag", q_req[0].gcm.tag, 16);
+    aesoc_rec_end();
+    uint8_t tag[16];
+    memcpy(tag, q_req[0].gcm.tag, 16);
+    memcpy(back, dst, len);
+    gcm_req(0, AES_DEV_DECRYPT, len ? back : NULL, len ? back : NULL, len, aad_len, seed);
+    memcpy(q_req[0].iv, iv, 12);
+    memcpy(q_req[0].gcm.tag, tag, 16);
+    r = aes_dma_submit(&eng, &q_req[0]);
+    AESOC_CHECK(r == (len < AES_DMA_GCM_DMA_MIN ? AES_DMA_OK : AES_DMA_PENDING));
+    AESOC_CHECK(aes_dma_wait(&eng, &q_req[0], DMA_WAIT_BOUND) == AES_DMA_OK && memcmp(back, src, len) == 0);
+  }
+  /* A short request behind a long one waits its turn and completes second. */
+  fill(src, 333, seed);
+  completions = 0;
+  gcm_req(0, AES_DEV_ENCRYPT, src, dst, 333, 0, seed);
+  gcm_req(1, AES_DEV_ENCRYPT, q_pt[1], q_ct[1], 7, 0, seed);
+  fill(q_pt[1], 7, seed);
+  AESOC_CHECK(aes_dma_submit(&eng, &q_req[0]) == AES_DMA_PENDING);
+  AESOC_CHECK(aes_dma_submit(&eng, &q_req[1]) == AES_DMA_PENDING);
+  AESOC_CHECK(q_req[1].result == AES_DMA_PENDING);
+  AESOC_CHECK(aes_dma_wait(&eng, &q_req[1], DMA_WAIT_BOUND) == AES_DMA_OK);
+  AESOC_CHECK(q_req[0].result == AES_DMA_OK && completions == 2);
 }
 
 int main(void) {
@@ -199,6 +257,7 @@ int main(void) {
   queued_bad_args();
   queued_round(false, &seed);
   queued_round(true, &seed);
+  any_length_round(&seed);
   aes_dma_key_wipe(&q_key[0]);
   aes_dma_key_wipe(&q_key[1]);
   AESOC_CHECK(aes_dev_clear(&aes) == AES_DEV_OK);

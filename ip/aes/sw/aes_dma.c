@@ -44,7 +44,8 @@ static inline uint32_t bus_addr(const aes_dma_t *eng, const void *p) {
 aes_dma_opts_t aes_dma_default_opts(void) {
   /* Single-beat bursts, no prefetch, normal priority; the request lines of the SoC's wiring
    * (AES_DMA_REQ_IN / _OUT, aes_dma.h). */
-  return (aes_dma_opts_t){.burst = 1, .fifo_words = 0, .prio = 0, .req_in = AES_DMA_REQ_IN, .req_out = AES_DMA_REQ_OUT};
+  return (aes_dma_opts_t){.burst = 1, .fifo_words = 0, .prio = 0, .req_in = AES_DMA_REQ_IN, .req_out = AES_DMA_REQ_OUT,
+                          .gcm_dma_min = AES_DMA_GCM_DMA_MIN};
 }
 
 static bool opts_ok(const aes_dma_opts_t *o) {
@@ -171,14 +172,19 @@ static aes_dma_result_t of_dev(aes_dev_result_t r) {
  * The engine then holds the GCM key in GCM mode: the next request of another mode reloads. */
 static void start_gcm(aes_dma_t *eng, aes_dma_req_t *req) {
   eng->loaded_serial = 0;
+  size_t whole = req->len >= eng->opts.gcm_dma_min ? req->len & ~(size_t)15u : 0;
+  eng->gcm_dma_bytes = whole;
   aes_dev_result_t r = aes_dev_gcm_begin(eng->aes, req->dir, req->key->words, req->key->len, req->iv, 12);
   if (r == AES_DEV_OK) r = aes_dev_gcm_aad(eng->aes, req->gcm.aad, req->gcm.aad_len);
-  if (r == AES_DEV_OK) r = aes_dev_gcm_text_ctrl(eng->aes);
+  if (r == AES_DEV_OK && whole) r = aes_dev_gcm_text_ctrl(eng->aes);
   if (r != AES_DEV_OK) {
     finish(eng, AES_DMA_AES_ERROR);
     return;
   }
-  size_t whole = req->len & ~(size_t)15u;
+  if (whole == 0) { /* all of the text by the CPU, at completion */
+    finish(eng, AES_DMA_OK);
+    return;
+  }
   if (eng->opts.counters) AES_REG(eng, PERF_BUSY) = 0;
   start_transfer(eng, req->src, req->dst, whole);
   AES_REG(eng, DMA_CTRL) = AES_PERIPH__DMA_CTRL__IN_EN_bm | AES_PERIPH__DMA_CTRL__OUT_EN_bm;
@@ -186,14 +192,15 @@ static void start_gcm(aes_dma_t *eng, aes_dma_req_t *req) {
   if (pf && pf->dcache_invalidate) pf->dcache_invalidate(req->dst, whole);
 }
 
-/* The channels are done with a GCM request's whole blocks: the partial last block, the length
- * block and the tag (encryption) or its check (decryption) by the CPU. A decryption whose tag
- * fails leaves a zeroed destination. */
+/* The channels are done with a GCM request's whole blocks: the rest of the text (the partial last
+ * block, or all of a short text), the length block and the tag (encryption) or its check
+ * (decryption) by the CPU. A decryption whose tag fails leaves a zeroed destination. */
 static aes_dma_result_t complete_gcm(aes_dma_t *eng, aes_dma_req_t *req, aes_dma_result_t result) {
   if (result != AES_DMA_OK) return result;
-  size_t whole = req->len & ~(size_t)15u;
-  aes_dev_result_t r = aes_dev_gcm_update(eng->aes, (const uint8_t *)req->src + whole, (uint8_t *)req->dst + whole,
-                                          req->len - whole);
+  size_t whole = eng->gcm_dma_bytes, rest = req->len - whole;
+  aes_dev_result_t r = rest ? aes_dev_gcm_update(eng->aes, (const uint8_t *)req->src + whole,
+                                                 (uint8_t *)req->dst + whole, rest)
+                            : AES_DEV_OK;
   if (r == AES_DEV_OK) {
     r = req->dir == AES_DEV_ENCRYPT ? aes_dev_gcm_finish(eng->aes, req->gcm.tag, req->gcm.tag_len)
                                     : aes_dev_gcm_verify(eng->aes, req->gcm.tag, req->gcm.tag_len);
@@ -269,7 +276,7 @@ static void finish(aes_dma_t *eng, aes_dma_result_t result) {
       req->iv[2] = iv2;
       req->iv[3] = iv3;
     }
-    if (eng->opts.counters) {
+    if (eng->opts.counters && !(gcm && eng->gcm_dma_bytes == 0)) {
       dma_counters_t in = {0}, out = {0};
       if (dma_counters(eng->dma, eng->ch_in, &in) != DMA_OK || dma_counters(eng->dma, eng->ch_out, &out) != DMA_OK) {
         result = AES_DMA_BAD_ARG;
@@ -291,13 +298,15 @@ static void finish(aes_dma_t *eng, aes_dma_result_t result) {
 
 static bool gcm_req_ok(const aes_dma_req_t *req) {
   const aes_dma_gcm_t *g = &req->gcm;
-  if (req->len < 16 || req->dir > AES_DEV_DECRYPT || (g->aad_len && (!g->aad || !aligned4(g->aad)))) return false;
+  if (req->dir > AES_DEV_DECRYPT || (g->aad_len && (!g->aad || !aligned4(g->aad)))) return false;
   return g->tag_len == 4 || g->tag_len == 8 || (g->tag_len >= 12 && g->tag_len <= 16);
 }
 
 static bool req_ok(const aes_dma_req_t *req) {
-  if (!req || !req->key || !req->src || !req->dst || !aligned4(req->src) || !aligned4(req->dst)) return false;
-  if (req->len == 0 || req->len > DMA_MAX_LEN) return false;
+  if (!req || !req->key || !aligned4(req->src) || !aligned4(req->dst) || req->len > DMA_MAX_LEN) return false;
+  /* Only a GCM request may be empty (GMAC), and only an empty one may name no buffers. */
+  bool empty_ok = req->mode == AES_DEV_GCM && req->len == 0;
+  if (!empty_ok && (req->len == 0 || !req->src || !req->dst)) return false;
   if (req->key->serial == 0 || (req->key->len != 16 && req->key->len != 24 && req->key->len != 32)) return false;
   if (req->mode == AES_DEV_GCM) return gcm_req_ok(req);
   return (req->len & 15u) == 0 && req->mode <= AES_DEV_CTR && req->dir <= AES_DEV_DECRYPT &&
@@ -326,8 +335,10 @@ aes_dma_result_t aes_dma_submit(aes_dma_t *eng, aes_dma_req_t *req) {
   }
   eng->tail = req;
   if (idle) start_hw(eng);
+  /* Read before interrupts return: a completion may then hand the request back to the caller. */
+  aes_dma_result_t now = req->result;
   irq_restore(irq);
-  return AES_DMA_PENDING;
+  return now;
 }
 
 bool aes_dma_poll(aes_dma_t *eng) {

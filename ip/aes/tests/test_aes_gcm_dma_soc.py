@@ -1,5 +1,6 @@
 """AES-GCM in the SoC with the payload moved by the DMA (fw/tests/aes_gcm_dma): synchronous
-(aes_dma_gcm_blocks) and as queued aes_dma requests (several at once, polling and interrupt);
+(aes_dma_gcm_blocks) and as queued aes_dma requests (several at once, polling and interrupt; any
+length from 0, short text fed by the CPU within the request);
 ciphertexts and tags against `cryptography`'s AESGCM; the decryptions back (and a forged tag's
 refusal) are checked in firmware."""
 
@@ -27,5 +28,13 @@ def test_aes_gcm_dma() -> None:
         sealed = AESGCM(key).encrypt(iv, pt, aad)
         assert bytes.fromhex(rec["ct"]) + bytes.fromhex(rec["tag"]) == sealed, (
             f"queued, irq {rec['irq']}: key {len(key)} B AAD {len(aad)} B PT {len(pt)} B")
+    lengths = []
+    for rec in result.records_of("aes_gcm_dma_any"):
+        key, iv, aad, pt = (bytes.fromhex(rec[k]) for k in ("key", "iv", "aad", "pt"))
+        sealed = AESGCM(key).encrypt(iv, pt, aad)
+        assert bytes.fromhex(rec["ct"]) + bytes.fromhex(rec["tag"]) == sealed, f"any length: AAD {len(aad)} B PT {len(pt)} B"
+        lengths.append(len(pt))
+    # Empty (GMAC), under a block, the CPU-fed range and the first channel-fed lengths.
+    assert lengths == [0, 1, 15, 16, 17, 64, 319, 320, 333]
     (done,) = result.records_of("aes_gcm_dma_done")
     assert done["failures"] == 0
