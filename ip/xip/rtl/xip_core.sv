@@ -11,7 +11,10 @@
 //   - a hit when its word is in the buffer (ack in the same cycle);
 //   - a wait when the stream will deliver it within WAIT_WORDS words (no new transaction);
 //   - a miss otherwise: the buffer restarts at the requested word and a new flash transaction
-//     begins (the open one, if any, ends at once).
+//     begins (the open one, if any, ends at once). The miss is registered and acted on in the
+//     next cycle (miss stage, miss_q): the hit/miss decision of a bus request then ends in a
+//     register instead of running on into the sequencer, OTFAD and line engine in the same
+//     cycle. It costs one cycle per miss; the request waits through it.
 // Verified lines (integrity contexts only): the last VerifiedLines lines the line engine checked
 // and drained stay in a small buffer of their own, so a read of one answers at once (as a hit)
 // even after the prefetch buffer moved on; a miss elsewhere does not evict them, a flush does.
@@ -111,8 +114,8 @@ module xip_core #(
   logic [AW-1:0] eng_seq_addr, eng_push_addr;
   logic [31:0]   eng_push_data;
   logic [23:0]   eng_fail_addr;
-  logic          plain_miss, integ_miss, err, take_plain, take_line;
-  logic [AW-1:0] line_w, take_addr;
+  logic          err, take_plain, take_line;
+  logic [AW-1:0] line_w, mline_w, take_addr;
   logic [31:0]   take_data;
   // Verified-line buffer.
   logic          eng_line_ok, lc_hit;
@@ -125,8 +128,12 @@ module xip_core #(
   logic [AW:0] base_q, base_d, last_q, last_d, end_w, req_w, ahead, rel;
   logic [PW:0] cnt_q, cnt_d;
   logic        active_q, active_d;
-  logic        hit, buf_hit, pending, miss, slot_free, at_end, take;
+  logic        req, hit, buf_hit, pending, miss, slot_free, at_end, take;
   logic        missed_q, missed_d, waited_q, waited_d;
+  // Miss stage: the registered miss, its word and how it is served.
+  logic          miss_q, minteg_q, restart, plain_restart, integ_restart;
+  logic [AW-1:0] maddr_q;
+  logic [1:0]    mctx_q;
 
   assign req_w = {1'b0, req_addr_i};
   assign end_w = base_q + (AW + 1)'(cnt_q);
@@ -135,26 +142,31 @@ module xip_core #(
 
   // While the line engine owns the stream, only a read of the line it fetches waits; a plain
   // stream never waits for words of an integrity context (OTFAD holds it at their border).
-  assign buf_hit    = req_i && !flush_i && rel < (AW + 1)'(cnt_q);
-  assign hit        = buf_hit || (req_i && !flush_i && lc_hit);
-  assign err        = req_i && !flush_i && !hit && (eng_fault || eng_poison || (integ_only_i && !eng_integ));
-  assign pending    = req_i && !flush_i && !hit && !err
+  // A request that missed waits in the cycle its miss is acted on.
+  assign req        = req_i && !flush_i && !miss_q;
+  assign buf_hit    = req && rel < (AW + 1)'(cnt_q);
+  assign hit        = buf_hit || (req && lc_hit);
+  assign err        = req && !hit && (eng_fault || eng_poison || (integ_only_i && !eng_integ));
+  assign pending    = req && !hit && !err
                    && (eng_run ? eng_wait : active_q && !eng_integ && ahead < (AW + 1)'(WAIT_WORDS));
-  assign miss       = req_i && !flush_i && !hit && !err && !pending;
-  assign plain_miss = miss && !eng_integ;
-  assign integ_miss = miss && eng_integ;
+  assign miss       = req && !hit && !err && !pending;
+  // Acted on one cycle later, unless a flush came in between (the request is then looked up again).
+  assign restart       = miss_q && !flush_i;
+  assign plain_restart = restart && !minteg_q;
+  assign integ_restart = restart && minteg_q;
   assign slot_free  = cnt_q != (PW + 1)'(PrefetchWords) || base_q < last_q;
   assign at_end     = end_w == FLASH_WORDS;
   assign seq_hold   = eng_run ? eng_hold : (!slot_free || !ks_ok || at_end);
-  assign take_plain = active_q && seq_word_valid && !miss && !flush_i && !eng_run;
-  assign take_line  = eng_push && !miss && !flush_i;
+  assign take_plain = active_q && seq_word_valid && !restart && !flush_i && !eng_run;
+  assign take_line  = eng_push && !restart && !flush_i;
   assign take       = take_plain || take_line;
   assign take_addr  = eng_run ? eng_push_addr : AW'(seq_word_addr);
   assign take_data  = eng_run ? eng_push_data : seq_word ^ ks_word;
   // A line-integrity read starts the buffer at its line.
   assign line_w     = {req_addr_i[AW-1:3], 3'b0};
+  assign mline_w    = {maddr_q[AW-1:3], 3'b0};
 
-  assign seq_start = plain_miss || eng_seq_start;
+  assign seq_start = plain_restart || eng_seq_start;
   assign seq_stop  = flush_i || eng_seq_stop;
 
   always_comb begin
@@ -165,9 +177,9 @@ module xip_core #(
     if (flush_i) begin
       cnt_d    = '0;
       active_d = 1'b0;
-    end else if (miss) begin
-      base_d   = integ_miss ? {1'b0, line_w} : req_w;
-      last_d   = integ_miss ? {1'b0, line_w} : req_w;
+    end else if (restart) begin
+      base_d   = {1'b0, minteg_q ? mline_w : maddr_q};
+      last_d   = {1'b0, minteg_q ? mline_w : maddr_q};
       cnt_d    = '0;
       active_d = 1'b1;
     end else begin
@@ -192,6 +204,7 @@ module xip_core #(
       active_q <= 1'b0;
       missed_q <= 1'b0;
       waited_q <= 1'b0;
+      miss_q   <= 1'b0;
     end else begin
       base_q   <= base_d;
       cnt_q    <= cnt_d;
@@ -199,6 +212,17 @@ module xip_core #(
       active_q <= active_d;
       missed_q <= missed_d;
       waited_q <= waited_d;
+      miss_q   <= miss;
+    end
+  end
+
+  // How the missed word is served, as the lookup said in the miss cycle (a flush, the only thing
+  // that changes the lookup's inputs, cancels the restart).
+  always_ff @(posedge clk_i) begin
+    if (miss) begin
+      maddr_q  <= req_addr_i;
+      minteg_q <= eng_integ;
+      mctx_q   <= eng_req_ctx;
     end
   end
 
@@ -228,7 +252,7 @@ module xip_core #(
     .cmd_i        (cfg_cmd_i),
     .cont_i       (cfg_cont_i),
     .start_i      (seq_start),
-    .start_word_i (22'(plain_miss ? req_addr_i : eng_seq_addr)),
+    .start_word_i (22'(plain_restart ? maddr_q : eng_seq_addr)),
     .stop_i       (seq_stop),
     .hold_i       (seq_hold),
     .word_valid_o (seq_word_valid),
@@ -262,8 +286,8 @@ module xip_core #(
     .key_i         (key_i),
     .key_valid_o   (key_valid_o),
     .ctx_active_o  (ctx_active_o),
-    .restart_i     (miss),
-    .restart_blk_i (integ_miss ? {req_addr_i[AW-1:3], 1'b0} : req_addr_i[AW-1:2]),
+    .restart_i     (restart),
+    .restart_blk_i (minteg_q ? {maddr_q[AW-1:3], 1'b0} : maddr_q[AW-1:2]),
     .word_valid_i  (eng_run ? eng_ks_take : take_plain),
     .word_idx_i    (eng_run ? eng_ks_idx : seq_word_addr[1:0]),
     .ks_word_o     (ks_word),
@@ -305,8 +329,10 @@ module xip_core #(
       .req_ctx_o        (eng_req_ctx),
       .req_wait_o       (eng_wait),
       .req_poison_o     (eng_poison),
-      .start_i          (integ_miss),
-      .abort_i          (flush_i || plain_miss),
+      .start_i          (integ_restart),
+      .start_addr_i     (maddr_q),
+      .start_ctx_i      (mctx_q),
+      .abort_i          (flush_i || plain_restart),
       .run_o            (eng_run),
       .seq_start_o      (eng_seq_start),
       .seq_addr_o       (eng_seq_addr),
@@ -358,7 +384,8 @@ module xip_core #(
     assign eng_fail_addr = '0;
     assign integ_idle    = 1'b1;
     logic unused_integ;
-    assign unused_integ = ^{ctx_integ_i, ctx_layout_i, ctx_version_i, ctx_tagbase_i, mac_ok_i, mac_key_i};
+    assign unused_integ = ^{ctx_integ_i, ctx_layout_i, ctx_version_i, ctx_tagbase_i, mac_ok_i, mac_key_i,
+                            mctx_q, integ_restart};
   end
 
   // Verified-line buffer: a line enters in the cycle it passes its check (not with a flush, which
@@ -422,7 +449,7 @@ module xip_core #(
   // Simulation clock gating: no read request or flush, the buffer state would stay and no word
   // is written into it, and the sequencer, OTFAD and the line engine are idle. A paused stream
   // with a full buffer rests here until a read moves last_q.
-  assign idle_o = !req_i && !flush_i && !take
+  assign idle_o = !req_i && !flush_i && !take && !miss_q
                && {base_d, cnt_d, last_d, active_d, missed_d, waited_d}
                == {base_q, cnt_q, last_q, active_q, missed_q, waited_q}
                && seq_idle && otfad_idle && integ_idle;

@@ -66,7 +66,11 @@ module xip_integ #(
   output logic                                   req_poison_o,   // in the line that failed
 
   // Run control from the read port.
+  // A run starts at the word and context the lookup gave for a miss a cycle earlier (the read
+  // port's miss stage): start_i carries no path from the request lookup.
   input  wire logic                              start_i,        // miss with req_integ_o
+  input  wire logic [$clog2(FlashBytes / 4)-1:0] start_addr_i,
+  input  wire logic [1:0]                        start_ctx_i,
   input  wire logic                              abort_i,        // other miss or flush
   output logic                                   run_o,          // the engine owns the stream
 
@@ -133,10 +137,15 @@ module xip_integ #(
   // Context checks    //
   ///////////////////////
 
+  // The checks of each context's configuration and keys are registered: they change only with a
+  // register write or an unwrap, each of which flushes the read port, and the read port holds
+  // reads in the cycle after the change (xip_periph), before these registers have followed it.
+  // Their adders and comparators are thus not on the path of a read's lookup.
   logic [FW-1:0] s_w [4];
   logic [FW-1:0] e_w [4];
   logic [FW-1:0] tb_w [4];
-  logic [3:0]    nonempty, cfg_ok, usable, active;
+  logic [3:0]    nonempty, cfg_ok, usable_d, armed_d, bad_cfg_d, ctx_en_d, active_d;
+  logic [3:0]    usable_q, armed_q, bad_cfg_q, ctx_en_q, active_q;
 
   always_comb begin
     for (int c = 0; c < 4; c++) begin
@@ -151,13 +160,33 @@ module xip_integ #(
       end else begin
         cfg_ok[c] = e_w[c] + ((e_w[c] - s_w[c]) >> 2) <= FLASH_WORDS;
       end
-      usable[c]   = key_valid_i[c] & mvalid_q[c] & cfg_ok[c] & nonempty[c];
-      armed_o[c]  = ctx_en_i[c] & ctx_integ_i[c];
-      bad_cfg_o[c] = armed_o[c] & nonempty[c] & ~cfg_ok[c];
-      ctx_en_o[c] = ctx_en_i[c] & (~ctx_integ_i[c] | usable[c]);
-      active[c]   = ctx_en_o[c] & key_valid_i[c] & nonempty[c];
+      usable_d[c]  = key_valid_i[c] & mvalid_q[c] & cfg_ok[c] & nonempty[c];
+      armed_d[c]   = ctx_en_i[c] & ctx_integ_i[c];
+      bad_cfg_d[c] = armed_d[c] & nonempty[c] & ~cfg_ok[c];
+      ctx_en_d[c]  = ctx_en_i[c] & (~ctx_integ_i[c] | usable_d[c]);
+      active_d[c]  = ctx_en_d[c] & key_valid_i[c] & nonempty[c];
     end
   end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      usable_q  <= '0;
+      armed_q   <= '0;
+      bad_cfg_q <= '0;
+      ctx_en_q  <= '0;
+      active_q  <= '0;
+    end else begin
+      usable_q  <= usable_d;
+      armed_q   <= armed_d;
+      bad_cfg_q <= bad_cfg_d;
+      ctx_en_q  <= ctx_en_d;
+      active_q  <= active_d;
+    end
+  end
+
+  assign armed_o   = armed_q;
+  assign bad_cfg_o = bad_cfg_q;
+  assign ctx_en_o  = ctx_en_q;
 
   // Request lookup.
   logic [FW-1:0] req_w;
@@ -171,7 +200,7 @@ module xip_integ #(
     found   = 1'b0;
     req_ctx = 2'd0;
     for (int c = 0; c < 4; c++) begin
-      in_rng[c] = (active[c] | armed_o[c]) & (req_w >= s_w[c]) & (req_w < e_w[c]);
+      in_rng[c] = (active_q[c] | armed_q[c]) & (req_w >= s_w[c]) & (req_w < e_w[c]);
     end
     for (int c = 3; c >= 0; c--) begin
       if (in_rng[c]) begin
@@ -181,8 +210,8 @@ module xip_integ #(
     end
   end
 
-  assign req_integ_o = found & armed_o[req_ctx] & usable[req_ctx];
-  assign req_fault_o = found & armed_o[req_ctx] & ~usable[req_ctx];
+  assign req_integ_o = found & armed_q[req_ctx] & usable_q[req_ctx];
+  assign req_fault_o = found & armed_q[req_ctx] & ~usable_q[req_ctx];
   assign req_ctx_o   = req_ctx;
 
   ///////////////////////
@@ -244,12 +273,12 @@ module xip_integ #(
   logic [TW-1:0] run_len;
   logic          last_line;
 
-  assign cctx       = start_i ? req_ctx : ctx_q;
+  assign cctx       = start_i ? start_ctx_i : ctx_q;
   assign cs_w       = s_w[cctx];
   assign ce_w       = e_w[cctx];
   assign ctb_w      = tb_w[cctx];
   assign csep       = ctx_layout_i[cctx];
-  assign start_line = LW'(req_addr_i >> 3);
+  assign start_line = LW'(start_addr_i >> 3);
   assign sline      = start_i ? start_line : nl;
   assign nl_off     = (FW'({sline, 3'b0}) - cs_w) >> 2;
   assign lines_left = (ce_w - FW'({sline, 3'b0})) >> 3;
@@ -408,7 +437,7 @@ module xip_integ #(
     end else if (start_i) begin
       st_d   = E_RUN;
       ph_d   = PH_DATA;
-      ctx_d  = req_ctx;
+      ctx_d  = start_ctx_i;
       line_d = start_line;
       widx_d = '0;
       ntag_d = csep ? run_len : TW'(1);
@@ -547,15 +576,15 @@ module xip_integ #(
   assign fail_ctx_o   = ctx_q;
   assign fail_addr_o  = 24'({line_q, 5'b0});
 
-  // Simulation clock gating: the engine state would stay, neither the staging line nor the MAC key
-  // store is written and the MAC core is empty and gets nothing. x_q, k1_q and t_q are left out of
+  // Simulation clock gating: the engine state would stay, the context checks too, neither the
+  // staging line nor the MAC key store is written and the MAC core is empty and gets nothing. x_q, k1_q and t_q are left out of
   // the comparison: they change only on start_i / abort_i (which clear the core) or when a block
   // leaves the core (mfly_q falls), so they are not compared with key-derived data.
   assign idle_o = !mac_we_i && !stage_we && !aes_busy && !aes_clear && !aes_key_we && !aes_in_valid
                && {st_d, ph_d, mst_d, ctx_d, line_d, widx_d, ntag_d, tk_d, rs_d, rs_addr_d, tf_d, tw_d,
-                   mfly_d}
+                   mfly_d, usable_d, armed_d, bad_cfg_d, ctx_en_d, active_d}
                == {st_q, ph_q, mst_q, ctx_q, line_q, widx_q, ntag_q, tk_q, rs_q, rs_addr_q, tf_q, tw_q,
-                   mfly_q};
+                   mfly_q, usable_q, armed_q, bad_cfg_q, ctx_en_q, active_q};
 
   logic unused;
   assign unused = aes_key_ready;

@@ -100,7 +100,11 @@ module xip_periph #(
   logic [575:0] blob;
   logic [1:0]   kw_ctx_q;
   logic         lock_err_set;
-  logic         flush;
+  logic         flush, flush_q;
+  // Integrity failures of the read port, recorded a cycle after the read's ERR.
+  logic         fail_q;
+  logic [1:0]   fail_ctx_in_q;
+  logic [23:0]  fail_addr_in_q;
 
   // Anti-rollback minimum: the OTP value, raised (never lowered) by MIN_VERSION_RAISE.
   logic [31:0]  min_q, min_d;
@@ -160,9 +164,25 @@ module xip_periph #(
 
   // Integrity failures: the first one's context and line are held until FAIL is cleared.
   // The recorded line failing again (re-read, other beats of a refill) is not a new failure.
+  // A failure reaches INTEG_STATUS (and irq_o) one cycle after the read's ERR: the read port's
+  // hit/error decision then ends in a register instead of running on into the register file.
   logic integ_new;
-  assign integ_new = integ_fail & ~(hwif_out.INTEG_STATUS.fail.value & (integ_addr == fail_addr_q)
-                                    & (integ_ctx == fail_ctx_q));
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fail_q         <= 1'b0;
+      fail_ctx_in_q  <= '0;
+      fail_addr_in_q <= '0;
+    end else begin
+      fail_q <= integ_fail;
+      if (integ_fail) begin
+        fail_ctx_in_q  <= integ_ctx;
+        fail_addr_in_q <= integ_addr;
+      end
+    end
+  end
+
+  assign integ_new = fail_q & ~(hwif_out.INTEG_STATUS.fail.value & (fail_addr_in_q == fail_addr_q)
+                                & (fail_ctx_in_q == fail_ctx_q));
   assign hwif_in.INTEG_STATUS.fail.hwset     = integ_new;
   assign hwif_in.INTEG_STATUS.overflow.hwset = integ_new & hwif_out.INTEG_STATUS.fail.value;
   assign hwif_in.INTEG_STATUS.ctx.next       = fail_ctx_q;
@@ -175,8 +195,8 @@ module xip_periph #(
       fail_ctx_q  <= '0;
       fail_addr_q <= '0;
     end else if (integ_new && !hwif_out.INTEG_STATUS.fail.value) begin
-      fail_ctx_q  <= integ_ctx;
-      fail_addr_q <= integ_addr;
+      fail_ctx_q  <= fail_ctx_in_q;
+      fail_addr_q <= fail_addr_in_q;
     end
   end
 
@@ -305,8 +325,21 @@ module xip_periph #(
   end
 
   // Anything that changes what a flash word reads as empties the prefetch buffer, and so does
-  // LOCK: no word read before it (the plaintext key table) is served after it.
-  assign flush = ctrl_flush | (|cfg_mod) | (|ctx_mod) | kw_done | hwif_out.LOCK.lock.swmod;
+  // LOCK: no word read before it (the plaintext key table) is served after it. The flush of a
+  // change is registered (flush_q): the register write's address decode ends there. The core
+  // takes it in the cycle after the change, the first cycle a read could see the new
+  // configuration, and holds reads in that cycle, so no read is served from the old buffer nor
+  // looked up with stale derived state. CTRL.FLUSH is a register itself (singlepulse): it is
+  // taken as it stands, in the cycle after its write, as before.
+  assign flush = (|cfg_mod) | (|ctx_mod) | kw_done | hwif_out.LOCK.lock.swmod;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      flush_q <= 1'b0;
+    end else begin
+      flush_q <= flush;
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -342,7 +375,7 @@ module xip_periph #(
     .cfg_dummy_i  (cfg_dummy),
     .cfg_cmd_i    (cfg_cmd),
     .cfg_cont_i   (cfg_cont),
-    .flush_i      (flush),
+    .flush_i      (flush_q | ctrl_flush),
     .ctx_en_i     (ctx_en),
     .ctx_start_i  (ctx_start),
     .ctx_end_i    (ctx_end),
@@ -381,8 +414,9 @@ module xip_periph #(
   // Simulation clock gating. Besides a request, the register file changes in the cycle after one
   // (singlepulse fields clear; the pulses start an unwrap, flush or clear the counters), and
   // through hwset: unwrap_err (kw_done: the unwrap engine is not idle), lock_err (unwrap_go) and
-  // INTEG_STATUS (integ_fail, with FAIL_CTX / FAIL_ADDR). The counters move only with a read's
-  // acknowledge (win_req_i) or clr_stats.
+  // INTEG_STATUS (integ_fail, then fail_q, with FAIL_CTX / FAIL_ADDR). The counters move only
+  // with a read's acknowledge (win_req_i) or clr_stats; the core takes a flush (flush_q) in the
+  // cycle after the change.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       reg_req_q <= 1'b0;
@@ -392,7 +426,7 @@ module xip_periph #(
   end
 
   assign idle_o = !win_req_i && !reg_req_i && !reg_req_q && !unwrap_go && !ctrl_clr_stats && !flush
-               && !integ_fail && kw_idle && core_idle && min_d == min_q;
+               && !flush_q && !integ_fail && !fail_q && kw_idle && core_idle && min_d == min_q;
 
   // The register file keeps the sticky error bits for software; nothing here needs them.
   logic unused;

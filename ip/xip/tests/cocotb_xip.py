@@ -32,14 +32,14 @@ RFC3394_WRAPPED = bytes.fromhex("1FA68B0A8112B447AEF34BD8FB5A7B829D3E862371D2CFE
 
 def miss_cycles(div: int, cmd: int, dummy: int, with_command: bool = True, words: int = 1) -> int:
     """Bus cycles of a read of `words` words (a single read or a burst) that opens a transaction
-    on an idle controller: CS# falls in the cycle after the request, SCK rises ceil(N/2) cycles
-    later and every N cycles after that, and the last word is acknowledged in the cycle after the
-    rising edge of its last unit: N * clocks + 2 - floor(N/2)."""
+    on an idle controller: the miss is registered (the miss stage), CS# falls in the cycle after
+    that, SCK rises ceil(N/2) cycles later and every N cycles after that, and the last word is
+    acknowledged in the cycle after the rising edge of its last unit: N * clocks + 3 - floor(N/2)."""
     quad_addr = cmd == CMD_QIO
     clocks = (8 if with_command else 0) + (6 if quad_addr else 24) + (2 if quad_addr else 0)
     clocks += 0 if cmd == CMD_READ else dummy
     clocks += words * (8 if cmd in (CMD_QOUT, CMD_QIO) else 32)
-    return math.ceil(div / 2) + (clocks - 1) * div + 2
+    return math.ceil(div / 2) + (clocks - 1) * div + 3
 
 
 async def start(dut: Any, kek: bytes = KEK) -> XipTb:
@@ -363,7 +363,7 @@ async def bandwidth(dut: Any) -> None:
         acc = await tb.burst(0x8000)
         overhead = acc.cycles - (2 * ((0 if cont else 8) + 6 + 2 + 4 + 64))
         dut._log.info(f"cont {cont}: line refill {acc.cycles} cycles, fixed overhead {overhead}")
-        assert overhead <= 2
+        assert overhead <= 3
     assert tb.flash_errors() == 0
 
 

@@ -256,6 +256,7 @@ async def expect_fail(tb: XipTb, r: IntegRegion, plain: bytes, line: int, overfl
     and neither read returns any of it."""
     acc = await tb.read(line + 8)
     assert acc.err and acc.data[0] == 0, "a tampered line must end in ERR"
+    await tb.idle(1)  # recorded in the cycle after the ERR (docs/xip.md)
     st = await tb.reg_read("INTEG_STATUS")
     assert get_field("INTEG_STATUS.fail", st) == 1
     assert get_field("INTEG_STATUS.ctx", st) == r.ctx
@@ -346,6 +347,7 @@ async def integ_keys_and_config(dut: Any) -> None:
     await set_integ_context(tb, r, mac_key=bytes(16))
     acc = await tb.burst(r.start + 0x40)
     assert acc.err
+    await tb.idle(1)  # recorded in the cycle after the ERR (docs/xip.md)
     assert await tb.reg_read("INTEG_ADDR") == r.start + 0x40
 
     await tb.reset()
@@ -357,6 +359,7 @@ async def integ_keys_and_config(dut: Any) -> None:
     assert get_field("OTFAD_STATUS.mac_valid", st) == 0 and get_field("OTFAD_STATUS.active", st) == 0
     acc = await tb.read(r.start + 0x44)
     assert acc.err and acc.cycles == 1
+    await tb.idle(1)  # recorded in the cycle after the ERR (docs/xip.md)
     assert await tb.reg_read("INTEG_ADDR") == r.start + 0x40
     # Plaintext outside the region is unaffected.
     check_word(plain, r.start - 4, (await tb.read(r.start - 4)).data[0])
@@ -374,6 +377,7 @@ async def integ_keys_and_config(dut: Any) -> None:
         assert get_field("INTEG_STATUS.bad_cfg", ist) == 1 << b.ctx
         acc = await tb.read(b.start + 0x20)
         assert acc.err
+        await tb.idle(1)  # recorded in the cycle after the ERR (docs/xip.md)
         ist = await tb.reg_read("INTEG_STATUS")
         assert get_field("INTEG_STATUS.fail", ist) and get_field("INTEG_STATUS.ctx", ist) == b.ctx
     # A legal SEPARATE layout with the tag area just before the region is accepted.
