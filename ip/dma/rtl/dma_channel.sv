@@ -3,12 +3,17 @@
 `default_nettype none
 
 // One channel moves LEN bytes from SRC to DST through its share of the FIFO memory, then follows
-// NEXT through a linked list of descriptors. It does not touch the bus itself: it tells the read
-// and write engines whether it can take a burst and how long that burst may be, and the engines
-// report every acknowledged beat, bus error and descriptor fetch back to it. What it offers is
-// computed from its next state (this cycle's beats included), because an engine decides in one
-// cycle for a burst that starts in the next: so an engine can start a new burst right after the
-// last beat of the previous one.
+// NEXT through a linked list of descriptors. It does not touch the bus itself: it offers the
+// read and write engines a burst (eligible, length, word address), and the engines tell it when
+// they take the offer and report every acknowledged beat, bus error and descriptor fetch back.
+// Words are accounted when a burst is taken (issue counters, issue address, FIFO space reserved
+// on the read side, FIFO words claimed on the write side), so an offer depends on no bus timing:
+// it is computed in two registered stages (the limits, then the burst) from the channel's
+// registers, and the engines see it as flip-flops. In the cycle after a take the side offers
+// nothing; its next offer follows from the taken one. Other changes (beats of the other side,
+// a new credit) only make a burst more possible and reach the offer one cycle later, so an
+// offer is never wrong, at most a cycle late. Bursts of two or more beats still follow back to
+// back on one channel.
 //
 // States: IDLE -> (CHK -> RUN)* with DCHK -> DFETCH between descriptors -> IDLE (done), or
 // -> STOP (error/abort: wait until no engine is in a burst of this channel) -> IDLE (error).
@@ -44,14 +49,19 @@ module dma_channel #(
   // Shared setup checker.
   output logic                   chk_req_o,
   output logic                   chk_desc_o,     // check NEXT (descriptor) instead of SRC/DST/LEN
-  input  wire logic              chk_gnt_i,
+  input  wire logic              chk_gnt_i,      // result for this channel
   input  wire logic [3:0]        chk_code_i,
+  input  wire logic              chk_active_i,   // a check of this channel is in the checker
+  // Burst addresses (CHn_SRC / CHn_DST, word aligned once checked).
+  input  wire logic [29:0]       src_w_i,
+  input  wire logic [29:0]       dst_w_i,
   // Read engine.
   output logic                   rd_elig_o,      // a data read burst of rd_n_o words may start
   output logic                   rd_desc_o,      // a descriptor fetch is wanted
   output logic [3:0]             rd_n_o,
-  output logic [WLEN_W-1:0]      rd_left_o,      // next-cycle values, for the burst address
-  output logic [BLK_W-1:0]       rd_blk_off_o,
+  output logic [29:0]            rd_addr_o,      // word address of that burst
+  output logic                   rd_fixed_o,
+  input  wire logic              rd_take_i,      // the read engine takes the offer now
   input  wire logic              rd_beat_i,      // data word read (pushed into the FIFO)
   input  wire logic              rd_desc_done_i, // last descriptor word read
   input  wire logic              rd_err_i,
@@ -59,14 +69,15 @@ module dma_channel #(
   // Write engine.
   output logic                   wr_elig_o,
   output logic [3:0]             wr_n_o,
-  output logic [WLEN_W-1:0]      wr_left_o,
-  output logic [BLK_W-1:0]       wr_blk_off_o,
+  output logic [29:0]            wr_addr_o,
+  output logic                   wr_fixed_o,
+  input  wire logic              wr_take_i,
   input  wire logic              wr_beat_i,      // data word written (popped from the FIFO)
   input  wire logic              wr_err_i,
   input  wire logic              wr_active_i,
   // FIFO pointers into this channel's segment.
   output logic [FAW-1:0]         fifo_wptr_o,
-  output logic [FAW-1:0]         fifo_rptr_o,    // next-cycle read pointer
+  output logic [FAW-1:0]         fifo_rptr_o,
   output logic [FLW-1:0]         fifo_level_o,
   // Status, interrupts and counters.
   output logic                   busy_o,
@@ -83,6 +94,8 @@ module dma_channel #(
   output logic                   idle_o          // no register of the channel changes at this edge
 );
 
+  localparam logic [1:0] AM_INC       = dma_pkg::AM_INC;
+  localparam logic [1:0] AM_FIXED     = dma_pkg::AM_FIXED;
   localparam logic [1:0] AM_WRAP      = dma_pkg::AM_WRAP;
   localparam logic [3:0] ERR_NONE     = dma_pkg::ERR_NONE;
   localparam logic [3:0] ERR_RD_BUS   = dma_pkg::ERR_RD_BUS;
@@ -138,54 +151,157 @@ module dma_channel #(
   assign src_line = req_pad[src_req_sel_i];
   assign dst_line = req_pad[dst_req_sel_i];
 
-  // ---- burst sizing ----
-  function automatic logic [3:0] sat8(logic [WLEN_W-1:0] v);
-    sat8 = (v > WLEN_W'(8)) ? 4'd8 : v[3:0];
-  endfunction
+  // ---- burst offers ----
+  // Issue side, per direction: words not yet taken, word address of the next burst, words left
+  // in the current block, and "this paced block is wholly taken" (no offer until the next
+  // credit). free: FIFO words neither held nor being read; avail: words held and not yet taken
+  // by a write burst; need: words of the granted destination block not yet taken by a read.
+  logic [WLEN_W-1:0] rd_iss_q, rd_iss_d, wr_iss_q, wr_iss_d;
+  logic [29:0]       rd_ia_q, rd_ia_d, wr_ia_q, wr_ia_d;
+  logic [BLK_W-1:0]  rd_brem_q, rd_brem_d, wr_brem_q, wr_brem_d, need_q, need_d;
+  logic              rd_bdone_q, rd_bdone_d, wr_bdone_q, wr_bdone_d;
+  logic [FLW-1:0]    free_q, free_d, avail_q, avail_d;
+  logic              dtk_q, dtk_d;
+  // The offer registers (stage 2).
+  logic [3:0]        rd_n_q, rd_n_d, wr_n_q, wr_n_d;
+  logic              rd_ok_q, rd_ok_d, wr_ok_q, wr_ok_d;
+  logic              rd_bend_q, rd_bend_d, wr_bend_q, wr_bend_d;
+  logic              src_blk_end, dst_blk_end;
 
-  function automatic logic [3:0] min4(logic [3:0] a, logic [3:0] b);
-    min4 = (a < b) ? a : b;
-  endfunction
-
-  logic            src_paced, dst_paced, demand_only;
-  logic [BLK_W-1:0] sblk_rem, dblk_rem;
-  logic [BLK_W:0]   allow;       // words of the granted destination block not yet read
-  logic [3:0]       rd_n, wr_n;
-  logic [FLW-1:0]   free_words;
-  logic             use_sblk, use_dblk;
+  logic src_paced, dst_paced, demand_only, use_sblk, use_dblk, run;
 
   assign src_paced   = src_req_en_i;
   assign dst_paced   = dst_req_en_i;
   assign demand_only = dst_paced & ~prefetch_i;
   assign use_sblk    = src_paced | (src_mode_i == AM_WRAP);
   assign use_dblk    = dst_paced | (dst_mode_i == AM_WRAP);
-  assign sblk_rem    = block_i - sblk_off_d;
-  assign dblk_rem    = block_i - dblk_off_d;
-  assign free_words  = limit_eff - count_d;
+  assign run         = (state_q == S_RUN);
+
+  // Limits are kept as 8-bit thermometer codes (bit k: the limit exceeds k words), so the
+  // shortest limit is a bitwise AND and "the FIFO has room / holds the burst" one OR of ANDs.
+  // Thermometer code of a count saturated at 8: one OR of the high bits, then each bit is a
+  // function of the low three (no comparator per bit).
+  function automatic logic [7:0] th8(logic hi, logic [2:0] lo);
+    for (int k = 0; k < 8; k++) th8[k] = hi | (lo > 3'(k));
+  endfunction
+
+  function automatic logic [7:0] thw(logic [WLEN_W-1:0] v);
+    thw = th8(|v[WLEN_W-1:3], v[2:0]);
+  endfunction
+
+  function automatic logic [7:0] thb(logic [BLK_W-1:0] v);
+    thb = th8(|v[BLK_W-1:3], v[2:0]);
+  endfunction
+
+  function automatic logic [7:0] thf(logic [FLW-1:0] v);
+    thf = th8(|v[FLW-1:3], v[2:0]);
+  endfunction
+
+  // Words in a thermometer code (0..8).
+  function automatic logic [3:0] t2n(logic [7:0] t);
+    t2n[3] = t[7];
+    t2n[2] = t[3] & ~t[7];
+    t2n[1] = (t[1] & ~t[3]) | (t[5] & ~t[7]);
+    t2n[0] = (t[0] & ~t[1]) | (t[2] & ~t[3]) | (t[4] & ~t[5]) | (t[6] & ~t[7]);
+  endfunction
+
+  // Stage 1, registered from the next-cycle counters: each limit on a burst. Each is computed
+  // for "no burst taken" and "the offered burst taken" from registers, and the take picks one:
+  // the take (bus acknowledge, arbiter) is one multiplexer away from these flip-flops.
+  logic [7:0]        s1_rd_left, s1_rd_blk, s1_allow, s1_wr_left, s1_wr_blk;
+  logic              s1_rd_blk8, s1_wr_blk8, s1_run, s2_run;
+  logic [7:0]        s1_rd_left_d, s1_rd_blk_d, s1_allow_d, s1_wr_left_d, s1_wr_blk_d;
+  logic              s1_rd_blk8_d, s1_wr_blk8_d;
+  logic [WLEN_W-1:0] rd_iss_t, wr_iss_t;
+  logic [BLK_W-1:0]  rd_brem_t, wr_brem_t, need_t;
+
+  assign rd_iss_t   = rd_iss_q - WLEN_W'(rd_n_q);
+  assign wr_iss_t   = wr_iss_q - WLEN_W'(wr_n_q);
+  assign rd_brem_t  = rd_bend_q ? block_i : rd_brem_q - BLK_W'(rd_n_q);
+  assign wr_brem_t  = wr_bend_q ? block_i : wr_brem_q - BLK_W'(wr_n_q);
+  assign need_t     = need_q - BLK_W'(rd_n_q);
 
   always_comb begin
-    allow = '0;
-    if (dcred_d && ({1'b0, dblk_rem} > (BLK_W+1)'(count_d))) begin
-      allow = {1'b0, dblk_rem} - (BLK_W+1)'(count_d);
+    if (load_run) begin
+      s1_rd_left_d = thw(len_w_i);
+      s1_rd_blk_d  = thb(block_i);
+      s1_rd_blk8_d = (block_i <= BLK_W'(8));
+      s1_wr_left_d = thw(len_w_i);
+      s1_wr_blk_d  = thb(block_i);
+      s1_wr_blk8_d = (block_i <= BLK_W'(8));
+    end else begin
+      s1_rd_left_d = rd_take_i ? thw(rd_iss_t) : thw(rd_iss_q);
+      s1_rd_blk_d  = rd_take_i ? thb(rd_brem_t) : thb(rd_brem_q);
+      s1_rd_blk8_d = rd_take_i ? (rd_brem_t <= BLK_W'(8)) : (rd_brem_q <= BLK_W'(8));
+      s1_wr_left_d = wr_take_i ? thw(wr_iss_t) : thw(wr_iss_q);
+      s1_wr_blk_d  = wr_take_i ? thb(wr_brem_t) : thb(wr_brem_q);
+      s1_wr_blk8_d = wr_take_i ? (wr_brem_t <= BLK_W'(8)) : (wr_brem_q <= BLK_W'(8));
+    end
+    if (!use_sblk) begin
+      s1_rd_blk_d  = 8'hFF;
+      s1_rd_blk8_d = 1'b0;
+    end
+    if (!use_dblk) begin
+      s1_wr_blk_d  = 8'hFF;
+      s1_wr_blk8_d = 1'b0;
+    end
+    // need restarts at a destination block's end, when no read burst can be taken (need is 0).
+    if (!demand_only) begin
+      s1_allow_d = 8'hFF;
+    end else if (load_run || (dcred_q && dst_blk_end)) begin
+      s1_allow_d = thb(block_i);
+    end else begin
+      s1_allow_d = rd_take_i ? thb(need_t) : thb(need_q);
     end
   end
 
+  // Room and words next cycle, when this cycle takes no burst of that side (else the offer is
+  // withdrawn anyway): straight from the counters and the other side's beat, so a word written
+  // out now lets a read burst be offered next cycle.
+  logic [7:0] room, hold, room_d, hold_d;
+  assign room   = thf(free_q);
+  assign hold   = thf(avail_q);
+  assign room_d = wr_beat_i ? {room[6:0], 1'b1} : room;
+  assign hold_d = rd_beat_i ? {hold[6:0], 1'b1} : hold;
+
+  // Stage 2: the offer. A burst is as long as every limit allows; it is offered when it fits
+  // in the FIFO (read) or the FIFO holds it (write), the channel runs and holds its credits
+  // next cycle, and this cycle takes no burst of that side (the next offer then follows from
+  // the taken one). bend: the burst ends its block. The offer is a register.
+  logic [7:0] bw_th, rd_t, wr_t;
+  logic       src_ok_d, dst_ok_d, run_d;
+  assign bw_th    = thb(BLK_W'(bw));
+  assign rd_t     = bw_th & s1_rd_left & s1_rd_blk & s1_allow;
+  assign wr_t     = bw_th & s1_wr_left & s1_wr_blk;
+  assign run_d    = (state_d == S_RUN);
+  assign src_ok_d = !src_paced || (scred_d && !rd_bdone_d);
+  assign dst_ok_d = !dst_paced || (dcred_d && !wr_bdone_d);
+
   always_comb begin
-    rd_n = min4(bw, sat8(rd_left_d));
-    if (use_sblk) rd_n = min4(rd_n, sat8(WLEN_W'(sblk_rem)));
-    if (demand_only) rd_n = min4(rd_n, sat8(WLEN_W'(allow)));
-    wr_n = min4(bw, sat8(wr_left_d));
-    if (use_dblk) wr_n = min4(wr_n, sat8(WLEN_W'(dblk_rem)));
+    rd_n_d    = t2n(rd_t);
+    rd_ok_d   = rd_t[0] && !(|(rd_t & ~room_d)) && !rd_take_i && run_d && src_ok_d &&
+                (!demand_only || dcred_d);
+    rd_bend_d = s1_rd_blk8 && !(|(s1_rd_blk & ~rd_t));
+    wr_n_d    = t2n(wr_t);
+    wr_ok_d   = wr_t[0] && !(|(wr_t & ~hold_d)) && !wr_take_i && run_d && dst_ok_d;
+    wr_bend_d = s1_wr_blk8 && !(|(s1_wr_blk & ~wr_t));
+    if (!s1_run) begin
+      rd_n_d    = '0;
+      rd_bend_d = 1'b0;
+      wr_n_d    = '0;
+      wr_bend_d = 1'b0;
+    end
   end
 
-  assign rd_elig_o = (state_d == S_RUN) && (rd_left_d != '0) &&
-                     (!src_paced || scred_d) && (!demand_only || allow != '0) &&
-                     (free_words >= FLW'(rd_n));
-  assign wr_elig_o = (state_d == S_RUN) && (wr_left_d != '0) &&
-                     (!dst_paced || dcred_d) && (count_d >= FLW'(wr_n));
-  assign rd_desc_o = (state_d == S_DFETCH);
-  assign rd_n_o    = rd_n;
-  assign wr_n_o    = wr_n;
+  assign rd_elig_o  = rd_ok_q;
+  assign wr_elig_o  = wr_ok_q;
+  assign rd_desc_o  = (state_q == S_DFETCH) && !dtk_q;
+  assign rd_n_o     = rd_n_q;
+  assign wr_n_o     = wr_n_q;
+  assign rd_addr_o  = rd_ia_q;
+  assign wr_addr_o  = wr_ia_q;
+  assign rd_fixed_o = (src_mode_i == AM_FIXED);
+  assign wr_fixed_o = (dst_mode_i == AM_FIXED);
 
   // ---- state machine ----
   logic stop_evt;
@@ -271,7 +387,7 @@ module dma_channel #(
           if (rd_desc_done_i) state_d = S_CHK;
         end
         S_STOP: begin
-          if (!rd_active_i && !wr_active_i) begin
+          if (!rd_active_i && !wr_active_i && !chk_active_i) begin
             state_d = S_IDLE;
             err_o   = 1'b1;
           end
@@ -285,7 +401,6 @@ module dma_channel #(
   assign chk_desc_o = (state_q == S_DCHK);
 
   // ---- transfer progress, credits, FIFO bookkeeping ----
-  logic src_blk_end, dst_blk_end;
   assign src_blk_end = rd_beat_i && ((sblk_off_q == block_i - BLK_W'(1)) || (rd_left_q == WLEN_W'(1)));
   assign dst_blk_end = wr_beat_i && ((dblk_off_q == block_i - BLK_W'(1)) || (wr_left_q == WLEN_W'(1)));
 
@@ -323,6 +438,69 @@ module dma_channel #(
       end
       count_d = count_q + FLW'(rd_beat_i) - FLW'(wr_beat_i);
     end
+  end
+
+  // Issue side: a taken burst moves the offer on by its length at once. Stage 1 registers
+  // what these next-cycle values allow, from the cycle that loads a transfer on (constant
+  // outside RUN, for the clock-gating hint).
+  always_comb begin
+    rd_iss_d   = rd_iss_q;
+    wr_iss_d   = wr_iss_q;
+    rd_ia_d    = rd_ia_q;
+    wr_ia_d    = wr_ia_q;
+    rd_brem_d  = rd_brem_q;
+    wr_brem_d  = wr_brem_q;
+    need_d     = (dcred_q && dst_blk_end) ? block_i : need_q;
+    rd_bdone_d = rd_bdone_q && !(scred_q && src_blk_end);
+    wr_bdone_d = wr_bdone_q && !(dcred_q && dst_blk_end);
+    free_d     = free_q + FLW'(wr_beat_i);
+    avail_d    = avail_q + FLW'(rd_beat_i);
+    if (clear_all) begin
+      rd_iss_d   = '0;
+      wr_iss_d   = '0;
+      rd_brem_d  = '0;
+      wr_brem_d  = '0;
+      need_d     = '0;
+      rd_bdone_d = 1'b0;
+      wr_bdone_d = 1'b0;
+      free_d     = limit_eff;
+      avail_d    = '0;
+    end else if (load_run) begin
+      rd_iss_d   = len_w_i;
+      wr_iss_d   = len_w_i;
+      rd_ia_d    = src_w_i;
+      wr_ia_d    = dst_w_i;
+      rd_brem_d  = block_i;
+      wr_brem_d  = block_i;
+      need_d     = block_i;
+      rd_bdone_d = 1'b0;
+      wr_bdone_d = 1'b0;
+    end else begin
+      if (rd_take_i) begin
+        rd_iss_d   = rd_iss_t;
+        rd_brem_d  = rd_brem_t;
+        rd_bdone_d = src_paced && rd_bend_q;
+        need_d     = need_t;
+        free_d     = free_q + FLW'(wr_beat_i) - FLW'(rd_n_q);
+        unique case (src_mode_i)
+          AM_INC:  rd_ia_d = rd_ia_q + 30'(rd_n_q);
+          AM_WRAP: rd_ia_d = rd_bend_q ? src_w_i : rd_ia_q + 30'(rd_n_q);
+          default: ;
+        endcase
+      end
+      if (wr_take_i) begin
+        wr_iss_d   = wr_iss_t;
+        wr_brem_d  = wr_brem_t;
+        wr_bdone_d = dst_paced && wr_bend_q;
+        avail_d    = avail_q + FLW'(rd_beat_i) - FLW'(wr_n_q);
+        unique case (dst_mode_i)
+          AM_INC:  wr_ia_d = wr_ia_q + 30'(wr_n_q);
+          AM_WRAP: wr_ia_d = wr_bend_q ? dst_w_i : wr_ia_q + 30'(wr_n_q);
+          default: ;
+        endcase
+      end
+    end
+    dtk_d = (state_q == S_DFETCH) && (dtk_q || rd_take_i);
   end
 
   // A request is sampled only while no block is granted; the credit of a block is dropped in
@@ -378,6 +556,33 @@ module dma_channel #(
       wait_q     <= '0;
       rdb_q      <= '0;
       wrb_q      <= '0;
+      rd_iss_q   <= '0;
+      wr_iss_q   <= '0;
+      rd_ia_q    <= '0;
+      wr_ia_q    <= '0;
+      rd_brem_q  <= '0;
+      wr_brem_q  <= '0;
+      need_q     <= '0;
+      rd_bdone_q <= 1'b0;
+      wr_bdone_q <= 1'b0;
+      free_q     <= '0;
+      avail_q    <= '0;
+      dtk_q      <= 1'b0;
+      s1_run     <= 1'b0;
+      s2_run     <= 1'b0;
+      s1_rd_left <= '0;
+      s1_rd_blk  <= '0;
+      s1_rd_blk8 <= 1'b0;
+      s1_allow   <= '0;
+      s1_wr_left <= '0;
+      s1_wr_blk  <= '0;
+      s1_wr_blk8 <= 1'b0;
+      rd_n_q     <= '0;
+      rd_ok_q    <= 1'b0;
+      rd_bend_q  <= 1'b0;
+      wr_n_q     <= '0;
+      wr_ok_q    <= 1'b0;
+      wr_bend_q  <= 1'b0;
     end else begin
       state_q    <= state_d;
       code_q     <= code_d;
@@ -394,15 +599,48 @@ module dma_channel #(
       wait_q     <= wait_d;
       rdb_q      <= rdb_d;
       wrb_q      <= wrb_d;
+      rd_iss_q   <= rd_iss_d;
+      wr_iss_q   <= wr_iss_d;
+      rd_ia_q    <= rd_ia_d;
+      wr_ia_q    <= wr_ia_d;
+      rd_brem_q  <= rd_brem_d;
+      wr_brem_q  <= wr_brem_d;
+      need_q     <= need_d;
+      rd_bdone_q <= rd_bdone_d;
+      wr_bdone_q <= wr_bdone_d;
+      free_q     <= free_d;
+      avail_q    <= avail_d;
+      dtk_q      <= dtk_d;
+      s1_run     <= run || load_run;
+      s2_run     <= s1_run;
+      if (run || load_run) begin
+        s1_rd_left <= s1_rd_left_d;
+        s1_rd_blk  <= s1_rd_blk_d;
+        s1_rd_blk8 <= s1_rd_blk8_d;
+        s1_allow   <= s1_allow_d;
+        s1_wr_left <= s1_wr_left_d;
+        s1_wr_blk  <= s1_wr_blk_d;
+        s1_wr_blk8 <= s1_wr_blk8_d;
+      end else begin
+        s1_rd_left <= '0;
+        s1_rd_blk  <= '0;
+        s1_rd_blk8 <= 1'b0;
+        s1_allow   <= '0;
+        s1_wr_left <= '0;
+        s1_wr_blk  <= '0;
+        s1_wr_blk8 <= 1'b0;
+      end
+      rd_n_q     <= rd_n_d;
+      rd_ok_q    <= rd_ok_d;
+      rd_bend_q  <= rd_bend_d;
+      wr_n_q     <= wr_n_d;
+      wr_ok_q    <= wr_ok_d;
+      wr_bend_q  <= wr_bend_d;
     end
   end
 
-  assign rd_left_o    = rd_left_d;
-  assign wr_left_o    = wr_left_d;
-  assign rd_blk_off_o = sblk_off_d;
-  assign wr_blk_off_o = dblk_off_d;
   assign fifo_wptr_o  = wptr_q;
-  assign fifo_rptr_o  = rptr_d;
+  assign fifo_rptr_o  = rptr_q;
   assign fifo_level_o = count_q;
   assign busy_o       = (state_q != S_IDLE) | start_i;
   assign err_code_o   = code_q;
@@ -419,9 +657,11 @@ module dma_channel #(
   // Clock-gating hint (dma_periph idle_o). In IDLE without a start nothing moves: stop events
   // need an active state, the counters count only outside IDLE or on beats, and the request
   // lines are sampled only in RUN. The beat inputs and the credits are checked as well, so this
-  // does not rely on the engines' or the FSM's invariants (credits are 0 outside RUN).
+  // does not rely on the engines' or the FSM's invariants (credits are 0 outside RUN). The offer
+  // stages are constant two cycles after RUN; takes need an offer.
   assign idle_o = (state_q == S_IDLE) && !start_i && !rd_beat_i && !wr_beat_i &&
-                  !scred_q && !dcred_q;
+                  !scred_q && !dcred_q && !s1_run && !s2_run &&
+                  !dtk_q;
 
 endmodule
 

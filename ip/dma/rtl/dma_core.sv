@@ -96,9 +96,9 @@ module dma_core #(
   // Channel <-> engine wiring.
   logic [NumCh-1:0]        rd_elig, rd_desc, rd_beat, rd_desc_done, rd_err, rd_active;
   logic [NumCh-1:0]        wr_elig, wr_beat, wr_err, wr_active;
+  logic [NumCh-1:0]        rd_take, wr_take, rd_fixed, wr_fixed, chk_active;
   logic [NumCh*4-1:0]      rd_n, wr_n;
-  logic [NumCh*WLEN_W-1:0] rd_left, wr_left;
-  logic [NumCh*BLK_W-1:0]  rd_blk_off, wr_blk_off;
+  logic [NumCh*30-1:0]     rd_addr, wr_addr;
   logic [NumCh*FAW-1:0]    wptr, rptr;
   logic [NumCh-1:0]        chk_req, chk_desc, chk_gnt;
   logic [3:0]              chk_code;
@@ -132,19 +132,24 @@ module dma_core #(
       .chk_desc_o     (chk_desc[c]),
       .chk_gnt_i      (chk_gnt[c]),
       .chk_code_i     (chk_code),
+      .chk_active_i   (chk_active[c]),
+      .src_w_i        (cfg_src_i[32*c + 2 +: 30]),
+      .dst_w_i        (cfg_dst_i[32*c + 2 +: 30]),
       .rd_elig_o      (rd_elig[c]),
       .rd_desc_o      (rd_desc[c]),
       .rd_n_o         (rd_n[4*c +: 4]),
-      .rd_left_o      (rd_left[WLEN_W*c +: WLEN_W]),
-      .rd_blk_off_o   (rd_blk_off[BLK_W*c +: BLK_W]),
+      .rd_addr_o      (rd_addr[30*c +: 30]),
+      .rd_fixed_o     (rd_fixed[c]),
+      .rd_take_i      (rd_take[c]),
       .rd_beat_i      (rd_beat[c]),
       .rd_desc_done_i (rd_desc_done[c]),
       .rd_err_i       (rd_err[c]),
       .rd_active_i    (rd_active[c]),
       .wr_elig_o      (wr_elig[c]),
       .wr_n_o         (wr_n[4*c +: 4]),
-      .wr_left_o      (wr_left[WLEN_W*c +: WLEN_W]),
-      .wr_blk_off_o   (wr_blk_off[BLK_W*c +: BLK_W]),
+      .wr_addr_o      (wr_addr[30*c +: 30]),
+      .wr_fixed_o     (wr_fixed[c]),
+      .wr_take_i      (wr_take[c]),
       .wr_beat_i      (wr_beat[c]),
       .wr_err_i       (wr_err[c]),
       .wr_active_i    (wr_active[c]),
@@ -166,9 +171,11 @@ module dma_core #(
     );
   end
 
-  // ---- setup checker: the lowest-numbered channel asking is checked this cycle ----
-  logic [CW-1:0] chk_ch;
-  logic          chk_any;
+  // ---- setup checker ----
+  // One check at a time, pipelined (dma_range_check): when the checker is free, the
+  // lowest-numbered channel asking is captured; its result returns two cycles later.
+  logic [CW-1:0] chk_ch, chk_ch_q;
+  logic          chk_any, chk_busy_q, chk_start, chk_done;
   always_comb begin
     chk_ch  = '0;
     chk_any = 1'b0;
@@ -178,8 +185,26 @@ module dma_core #(
         chk_any = 1'b1;
       end
     end
-    chk_gnt = '0;
-    chk_gnt[chk_ch] = chk_any;
+  end
+  assign chk_start = chk_any && !chk_busy_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      chk_busy_q <= 1'b0;
+      chk_ch_q   <= '0;
+    end else if (chk_start) begin
+      chk_busy_q <= 1'b1;
+      chk_ch_q   <= chk_ch;
+    end else if (chk_done) begin
+      chk_busy_q <= 1'b0;
+    end
+  end
+
+  always_comb begin
+    chk_gnt    = '0;
+    chk_active = '0;
+    chk_gnt[chk_ch_q]    = chk_done;
+    chk_active[chk_ch_q] = chk_busy_q;
   end
 
   logic             k_desc;
@@ -215,6 +240,9 @@ module dma_core #(
     .WinBase (WinBase),
     .WinSize (WinSize)
   ) u_check (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .start_i    (chk_start),
     .desc_i     (k_desc),
     .src_i      (k_src),
     .dst_i      (k_dst),
@@ -223,6 +251,7 @@ module dma_core #(
     .dst_mode_i (k_dst_mode),
     .block_i    (k_block),
     .next_i     (k_next),
+    .done_o     (chk_done),
     .code_o     (chk_code)
   );
 
@@ -239,15 +268,13 @@ module dma_core #(
     .elig_i       (rd_elig),
     .desc_i       (rd_desc),
     .n_i          (rd_n),
+    .addr_i       (rd_addr),
+    .fixed_i      (rd_fixed),
     .prio_i       (cfg_prio_i),
     .bus_prio_i   (cfg_bus_prio_i),
-    .mode_i       (cfg_src_mode_i),
-    .base_i       (cfg_src_i),
     .next_i       (cfg_next_i),
-    .len_i        (cfg_len_i),
-    .left_i       (rd_left),
-    .blk_off_i    (rd_blk_off),
     .wptr_i       (wptr),
+    .take_o       (rd_take),
     .beat_o       (rd_beat),
     .desc_done_o  (rd_desc_done),
     .err_o        (rd_err),
@@ -277,14 +304,12 @@ module dma_core #(
     .rst_ni       (rst_ni),
     .elig_i       (wr_elig),
     .n_i          (wr_n),
+    .addr_i       (wr_addr),
+    .fixed_i      (wr_fixed),
     .prio_i       (cfg_prio_i),
     .bus_prio_i   (cfg_bus_prio_i),
-    .mode_i       (cfg_dst_mode_i),
-    .base_i       (cfg_dst_i),
-    .len_i        (cfg_len_i),
-    .left_i       (wr_left),
-    .blk_off_i    (wr_blk_off),
     .rptr_i       (rptr),
+    .take_o       (wr_take),
     .beat_o       (wr_beat),
     .err_o        (wr_err),
     .active_o     (wr_active),
@@ -330,9 +355,9 @@ module dma_core #(
   // counter holds), no FIFO word is written (fifo_we needs a read burst), and the FIFO RAM's
   // registered read holds too: its address, {write engine's channel, that channel's next read
   // pointer}, is the one the last clock edge read (neither moves without a take, a beat or a
-  // start; the gated clock runs during reset, so there was such an edge), and a write to that
-  // word in that cycle was passed through.
-  assign idle_o = (&ch_idle) & rd_idle & wr_idle & ~clr_busy_cycles_i;
+  // start; the gated clock runs during reset, so there was such an edge), and no word was
+  // written in that cycle (a channel that took a read beat is not IDLE in the next one).
+  assign idle_o = (&ch_idle) & rd_idle & wr_idle & ~chk_busy_q & ~clr_busy_cycles_i;
 
 endmodule
 

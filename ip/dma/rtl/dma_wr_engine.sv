@@ -2,32 +2,27 @@
 // DMA write engine: picks a channel whose FIFO holds a burst, writes it out beat by beat.
 `default_nettype none
 
-// The arbiter picks among channels that can write a burst, when the engine is idle or in the
-// cycle of the last beat of its burst, and the FIFO RAM is addressed with that channel's head so
-// the first word is on the bus when the burst starts. Each acknowledge pops a word; the RAM is
-// then addressed one word ahead, so a slave that acknowledges every cycle gets a new word every
-// cycle. A bus error ends the burst.
+// When its burst stepper is free (idle, or the last beat is acknowledged now) the arbiter picks
+// among the channels' registered offers and the burst is loaded; take_o tells the channel at once.
+// The FIFO RAM is addressed with that channel's head so the first word is on the bus when the
+// burst starts. Each acknowledge pops a word; the RAM is then addressed one word ahead, so a slave
+// that acknowledges every cycle gets a new word every cycle. A bus error ends the burst.
 module dma_wr_engine #(
   parameter int unsigned NumCh     = 4,
   parameter int unsigned FifoDepth = 32,
   localparam int unsigned CW  = (NumCh > 1) ? $clog2(NumCh) : 1,
-  localparam int unsigned FAW = $clog2(FifoDepth),
-  localparam int unsigned LEN_W  = dma_pkg::LEN_W,
-  localparam int unsigned WLEN_W = dma_pkg::WLEN_W,
-  localparam int unsigned BLK_W  = dma_pkg::BLK_W
+  localparam int unsigned FAW = $clog2(FifoDepth)
 ) (
   input  wire logic                    clk_i,
   input  wire logic                    rst_ni,
   input  wire logic [NumCh-1:0]        elig_i,
   input  wire logic [NumCh*4-1:0]      n_i,
+  input  wire logic [NumCh*30-1:0]     addr_i,
+  input  wire logic [NumCh-1:0]        fixed_i,
   input  wire logic [NumCh*2-1:0]      prio_i,
   input  wire logic [NumCh-1:0]        bus_prio_i,
-  input  wire logic [NumCh*2-1:0]      mode_i,
-  input  wire logic [NumCh*32-1:0]     base_i,
-  input  wire logic [NumCh*LEN_W-1:0]  len_i,
-  input  wire logic [NumCh*WLEN_W-1:0] left_i,
-  input  wire logic [NumCh*BLK_W-1:0]  blk_off_i,
-  input  wire logic [NumCh*FAW-1:0]    rptr_i,      // next-cycle read pointers
+  input  wire logic [NumCh*FAW-1:0]    rptr_i,
+  output logic [NumCh-1:0]             take_o,
   output logic [NumCh-1:0]             beat_o,
   output logic [NumCh-1:0]             err_o,
   output logic [NumCh-1:0]             active_o,
@@ -46,160 +41,105 @@ module dma_wr_engine #(
   output logic                         idle_o       // no burst and none to take: nothing changes
 );
 
-  localparam logic [1:0] AM_INC   = dma_pkg::AM_INC;
-  localparam logic [1:0] AM_FIXED = dma_pkg::AM_FIXED;
-  localparam logic [1:0] AM_WRAP  = dma_pkg::AM_WRAP;
-
-  typedef enum logic { W_IDLE = 1'b0, W_BURST = 1'b1 } wstate_e;
-
-  wstate_e       state_q, state_d;
-  logic [CW-1:0] ch_q, ch_d;
-  logic [3:0]    n_q, n_d;
-  logic [3:0]    beat_q, beat_d;
-  logic [29:0]   addr_q, addr_d;
-  logic          fixed_q, fixed_d;
-
-  logic          gnt_valid;
-  logic [CW-1:0] gnt;
-  logic          take;
+  logic          gnt_valid, take, free, busy, beat_ok, last;
+  logic [CW-1:0] gnt, ch;
+  logic [NumCh-1:0] gnt_1h;
+  logic [1:0]    index;
 
   dma_arb #(.NumCh(NumCh)) u_arb (
-    .clk_i   (clk_i),
-    .rst_ni  (rst_ni),
-    .req_i   (elig_i),
-    .prio_i  (prio_i),
-    .take_i  (take),
-    .valid_o (gnt_valid),
-    .gnt_o   (gnt)
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .req_i    (elig_i),
+    .prio_i   (prio_i),
+    .take_i   (take),
+    .valid_o  (gnt_valid),
+    .gnt_1h_o (gnt_1h),
+    .gnt_o    (gnt)
   );
 
-  // The granted channel's fields (constant part-selects: plain multiplexers in synthesis).
-  logic [1:0]        g_mode;
-  logic [WLEN_W-1:0] g_off, g_len, g_left;
-  logic [BLK_W-1:0]  g_blk;
-  logic [29:0]       g_base, g_addr;
-  logic [3:0]        g_n;
-
+  // The granted channel's offer: an AND-OR with the one-hot grant.
+  logic [29:0] g_addr;
+  logic [3:0]  g_n;
+  logic        g_fixed;
   always_comb begin
-    g_mode = '0;
-    g_len  = '0;
-    g_left = '0;
-    g_blk  = '0;
-    g_base = '0;
-    g_n    = '0;
+    g_addr  = '0;
+    g_n     = '0;
+    g_fixed = 1'b0;
     for (int c = 0; c < NumCh; c++) begin
-      if (gnt == CW'(c)) begin
-        g_mode = mode_i[2*c +: 2];
-        g_len  = len_i[LEN_W*c + 2 +: WLEN_W];
-        g_left = left_i[WLEN_W*c +: WLEN_W];
-        g_blk  = blk_off_i[BLK_W*c +: BLK_W];
-        g_base = base_i[32*c + 2 +: 30];
-        g_n    = n_i[4*c +: 4];
-      end
+      g_n     = g_n | ({4{gnt_1h[c]}} & n_i[4*c +: 4]);
+      g_addr  = g_addr | ({30{gnt_1h[c]}} & addr_i[30*c +: 30]);
+      g_fixed = g_fixed | (gnt_1h[c] & fixed_i[c]);
     end
-    unique case (g_mode)
-      AM_INC:  g_off = g_len - g_left;
-      AM_WRAP: g_off = WLEN_W'(g_blk);
-      default: g_off = '0;
-    endcase
-    g_addr = g_base + 30'(g_off);
   end
 
-  logic last_beat;
-  assign last_beat = (beat_q == n_q - 4'd1);
-  // A new burst is taken when idle or together with the last beat of the current one.
-  logic free_now;
-  assign free_now  = (state_q == W_IDLE) ||
-                     ((state_q == W_BURST) && ack_i && !err_i && last_beat);
-  assign take      = free_now && gnt_valid;
+  assign take = free && gnt_valid;
+
+  dma_burst #(.CW(CW)) u_burst (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .take_i    (take),
+    .ch_i      (gnt),
+    .n_i       (g_n),
+    .addr_i    (g_addr),
+    .fixed_i   (g_fixed),
+    .ack_i     (ack_i),
+    .err_i     (err_i),
+    .busy_o    (busy),
+    .free_o    (free),
+    .beat_ok_o (beat_ok),
+    .last_o    (last),
+    .ch_o      (ch),
+    .addr_o    (addr_o),
+    .beats_o   (beats_o),
+    .index_o   (index),
+    .fixed_o   (fixed_o),
+    .burst_o   (burst_o)
+  );
 
   always_comb begin
-    state_d = state_q;
-    ch_d    = ch_q;
-    n_d     = n_q;
-    beat_d  = beat_q;
-    addr_d  = addr_q;
-    fixed_d = fixed_q;
-    unique case (state_q)
-      W_IDLE: ;
-      W_BURST: begin
-        if (err_i) begin
-          state_d = W_IDLE;
-        end else if (ack_i) begin
-          beat_d = beat_q + 4'd1;
-          if (!fixed_q) addr_d = addr_q + 30'd1;
-          if (last_beat) state_d = W_IDLE;
-        end
-      end
-      default: state_d = W_IDLE;
-    endcase
-    if (take) begin
-      state_d = W_BURST;
-      ch_d    = gnt;
-      n_d     = g_n;
-      beat_d  = '0;
-      addr_d  = g_addr;
-      fixed_d = (g_mode == AM_FIXED);
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      state_q <= W_IDLE;
-      ch_q    <= '0;
-      n_q     <= 4'd1;
-      beat_q  <= '0;
-      addr_q  <= '0;
-      fixed_q <= 1'b0;
-    end else begin
-      state_q <= state_d;
-      ch_q    <= ch_d;
-      n_q     <= n_d;
-      beat_q  <= beat_d;
-      addr_q  <= addr_d;
-      fixed_q <= fixed_d;
-    end
-  end
-
-  logic in_burst, beat_ok;
-  assign in_burst = (state_q == W_BURST);
-  assign beat_ok  = in_burst && ack_i && !err_i;
-
-  always_comb begin
-    beat_o   = '0;
-    err_o    = '0;
-    active_o = '0;
-    if (in_burst) begin
-      active_o[ch_q] = 1'b1;
-      err_o[ch_q]    = err_i;
-      beat_o[ch_q]   = beat_ok;
+    take_o      = '0;
+    beat_o      = '0;
+    err_o       = '0;
+    active_o    = '0;
+    take_o      = take ? gnt_1h : '0;
+    if (busy) begin
+      active_o[ch] = 1'b1;
+      err_o[ch]    = err_i;
+      beat_o[ch]   = beat_ok;
     end
   end
 
   // The RAM is addressed with the read pointer of the next cycle (moved by this cycle's beat),
   // of the channel whose burst runs in the next cycle: the word is on the bus when it is needed.
+  // Both pointers of each channel come from registers; the beat picks one at the end, so the
+  // acknowledge is one multiplexer away from the RAM address.
   logic [CW-1:0]  rd_ch;
-  logic [FAW-1:0] rd_ptr;
-  assign rd_ch = take ? gnt : ch_q;
+  logic [FAW-1:0] rd_ptr, rd_ptr1;
+  logic           step;
+  assign rd_ch = take ? gnt : ch;
+  assign step  = beat_ok && (!take || gnt == ch);
   always_comb begin
-    rd_ptr = '0;
+    rd_ptr  = '0;
+    rd_ptr1 = '0;
     for (int c = 0; c < NumCh; c++) begin
-      if (rd_ch == CW'(c)) rd_ptr = rptr_i[FAW*c +: FAW];
+      if (rd_ch == CW'(c)) begin
+        rd_ptr  = rptr_i[FAW*c +: FAW];
+        rd_ptr1 = rptr_i[FAW*c +: FAW] + FAW'(1);
+      end
     end
   end
-  assign fifo_raddr_o = {rd_ch, rd_ptr};
+  assign fifo_raddr_o = {rd_ch, step ? rd_ptr1 : rd_ptr};
 
-  assign req_o   = in_burst;
-  assign addr_o  = addr_q;
-  assign burst_o = (n_q != 4'd1);
-  assign more_o  = !last_beat;
-  assign beats_o = n_q - beat_q;
-  assign fixed_o = fixed_q;
-  assign prio_o  = in_burst && bus_prio_i[ch_q];
+  logic unused_index;
+  assign unused_index = ^index;
+
+  assign req_o  = busy;
+  assign more_o = !last;
+  assign prio_o = busy && bus_prio_i[ch];
 
   // Clock-gating hint: idle and no channel to grant, so no burst is taken (the arbiter's
   // round-robin state moves only with a take) and no beat or FIFO pop happens.
-  assign idle_o = (state_q == W_IDLE) && !gnt_valid;
+  assign idle_o = !busy && !gnt_valid;
 
 endmodule
 

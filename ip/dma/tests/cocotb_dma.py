@@ -15,12 +15,22 @@ from dma_tb import (AM_FIXED, AM_INC, AM_WRAP, ERR, HOLE, MEM0, MEM1, PER_IN0, P
                     bursts, model_copy, pattern)
 
 DESC_AREA = MEM0 + 0x8000
+# Cycles from a setup check's start to its result (rtl/dma_range_check.sv: two stages).
+CHECK_CYCLES = 2
 
 
 async def bench(dut) -> Dma:
     dma = Dma(dut)
     await dma.init()
     return dma
+
+
+def prio_burst(dma: Dma) -> int:
+    """Burst length for the priority tests: the FIFO holds at least three bursts. Room made by a
+    write beat is offered to the read side one cycle later (the channel's offer is a register),
+    so with a FIFO of only two bursts a channel that waits for room is not yet eligible when
+    the read engine turns free, and a lower-priority burst takes that slot."""
+    return 8 if dma.depth >= 3 * 8 else 4
 
 
 async def finish(dma: Dma) -> None:
@@ -263,15 +273,26 @@ async def throughput_mem_to_mem(dut):
     data = pattern(7, n)
     dma.mem_write(MEM0, data)
     results = {}
+    # An 8-beat burst costs 9 cycles on a zero-wait slave (STB, then 8 ACKs), a single beat 2;
+    # reads and writes overlap in different banks and bursts follow back to back, so a copy
+    # costs its bursts (twice over in one bank) plus a fixed start and end: the setup check,
+    # the offer stages of the first read and of the first write, the last write.
+    fixed = 20
     # 16 KB for the headline number, 4 KB for the others.
     for burst, src, dst, words in ((8, MEM0, MEM1, n), (4, MEM0, MEM1, n // 4), (1, MEM0, MEM1, n // 4),
                                    (8, MEM0, MEM0 + 0x8000, n // 4)):
         st = await dma.run(0, Xfer(src, dst, 4 * words, burst=burst), timeout_cycles=40_000)
         assert st["err"] == 0
         cyc = (await dma.counters(0))["cycles"]
-        key = f"burst{burst}_{'same' if dst >> 28 == src >> 28 else 'cross'}_bank"
+        same = dst >> 28 == src >> 28
+        key = f"burst{burst}_{'same' if same else 'cross'}_bank"
         results[key] = cyc / words
         dut._log.info(f"{4 * words // 1024} KB mem-to-mem {key}: {cyc} cycles, {cyc / words:.3f} cycles/word")
+        # With a FIFO of only two bursts, each read burst waits a cycle for the room the write
+        # burst before it made (prio_burst's reason): one cycle more per burst.
+        slow = 1 if dma.depth < 3 * burst and not same else 0
+        bound = words // burst * (burst + 1 + slow) * (2 if same else 1) + fixed
+        assert cyc <= bound, (key, cyc, bound)
         if words == n:
             assert dma.mem_read(MEM1, n) == data
     # 1 KB, the figure docs/integration.md sets against the AXI4 top's (cocotb_dma_axi.throughput_1k).
@@ -279,12 +300,7 @@ async def throughput_mem_to_mem(dut):
     assert st["err"] == 0 and dma.mem_read(MEM1, 256) == data[:256]
     cyc = (await dma.counters(0))["cycles"]
     dut._log.info(f"1 KB mem-to-mem burst8_cross_bank: {cyc} cycles, {cyc / 256:.3f} cycles/word")
-    # An 8-beat burst costs 9 cycles on a zero-wait slave (STB, then 8 ACKs); reads and writes
-    # overlap in different banks and bursts follow back to back.
-    assert results["burst8_cross_bank"] < 1.14, results
-    assert results["burst4_cross_bank"] < 1.26, results
-    assert results["burst1_cross_bank"] < 2.01, results
-    assert results["burst8_same_bank"] < 2.31, results
+    assert results["burst8_cross_bank"] < (1.14 if dma.depth >= 3 * 8 else 1.26), results
     await finish(dma)
 
 
@@ -697,8 +713,10 @@ async def channel_priority_and_fairness(dut):
     for i in range(3):
         dma.mem_write(MEM0 + 0x1000 * i, pattern(300 + i, n))
 
+    burst = prio_burst(dma)
+
     def job(i: int, prio: int) -> tuple[int, Xfer]:
-        return i, Xfer(MEM0 + 0x1000 * i, MEM1 + 0x1000 * i, 4 * n, burst=8, prio=prio)
+        return i, Xfer(MEM0 + 0x1000 * i, MEM1 + 0x1000 * i, 4 * n, burst=burst, prio=prio)
 
     alone = (await concurrent(dma, [job(0, 0)]))[0]
     # Equal priorities: bursts alternate, all three finish together at about three times one.
@@ -729,7 +747,7 @@ async def crossbar_priority(dut):
     results = {}
     for bus_prio in (0, 1):
         tr0 = int(dut.tr_beats_o.value)
-        ends = await concurrent(dma, [(0, Xfer(MEM0, MEM1, 4 * n, burst=8, bus_prio=bus_prio))])
+        ends = await concurrent(dma, [(0, Xfer(MEM0, MEM1, 4 * n, burst=prio_burst(dma), bus_prio=bus_prio))])
         results[bus_prio] = (ends[0], int(dut.tr_beats_o.value) - tr0)
         assert dma.mem_read(MEM1, n) == pattern(400, n)
     dut.tr_en_i.value = 0
@@ -773,8 +791,9 @@ async def counters_match_testbench(dut):
         await dma.wait_idle(0)
         dut.ext_req_i.value = 0
         cnt = await dma.counters(0)
-        # Cycle 0 start pulse, 1 setup check, 2.. running without a request until cycle k.
-        assert cnt["wait"] == k - 1, (k, cnt)
+        # Cycle 0 start pulse, 1 setup check (its result CHECK_CYCLES later), then running
+        # without a request until cycle k; the first cycle in RUN always waits (it samples).
+        assert cnt["wait"] == max(k - 1 - CHECK_CYCLES, 1), (k, cnt)
     # Source paced by line 3 toggling: the wait counter equals the cycles the channel spent
     # with words left and no granted block, counted here from the outside.
     await dma.configure(1, Xfer(MEM0, MEM1, 4 * 32, burst=4, src_req=REQ_EXT3, block=4))

@@ -308,14 +308,14 @@ module tb_dma #(
   // words are covered by its write enable), compared across each edge that idle_o allowed to be
   // skipped. Update the list when registers are added.
   if (IdleCheck) begin : gen_idle_check
-    localparam int unsigned SW = 4096;
+    localparam int unsigned SW = 8192;
     logic [SW-1:0] snap, snap_q;
-    logic [3:0][511:0]  ch_snap;
+    logic [3:0][1023:0] ch_snap;
     logic          idle_q;
     logic [31:0]   diff_q;
 
     for (genvar c = 0; c < 4; c++) begin : gen_ch_snap
-      assign ch_snap[c] = 512'({
+      assign ch_snap[c] = 1024'({
         u_dma.u_periph.gen_ch[c].u_regs.ctrl_q, u_dma.u_periph.gen_ch[c].u_regs.flow_q,
         u_dma.u_periph.gen_ch[c].u_regs.src_q,  u_dma.u_periph.gen_ch[c].u_regs.dst_q,
         u_dma.u_periph.gen_ch[c].u_regs.len_q,  u_dma.u_periph.gen_ch[c].u_regs.next_q,
@@ -333,6 +333,33 @@ module tb_dma #(
         u_dma.u_periph.u_core.gen_ch[c].u_ch.cyc_q,
         u_dma.u_periph.u_core.gen_ch[c].u_ch.wait_q,
         u_dma.u_periph.u_core.gen_ch[c].u_ch.rdb_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.rd_iss_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.wr_iss_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.rd_ia_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.wr_ia_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.rd_brem_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.wr_brem_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.need_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.rd_bdone_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.wr_bdone_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.free_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.avail_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.dtk_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.s1_run,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.s2_run,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.s1_rd_left,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.s1_rd_blk,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.s1_rd_blk8,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.s1_allow,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.s1_wr_left,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.s1_wr_blk,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.s1_wr_blk8,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.rd_n_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.rd_ok_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.rd_bend_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.wr_n_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.wr_ok_q,
+        u_dma.u_periph.u_core.gen_ch[c].u_ch.wr_bend_q,
         u_dma.u_periph.u_core.gen_ch[c].u_ch.wrb_q});
     end
 
@@ -361,14 +388,20 @@ module tb_dma #(
       u_dma.u_periph.u_reg.field_storage.IRQ_ENABLE.done.value,
       u_dma.u_periph.u_reg.field_storage.IRQ_ENABLE.err.value,
       u_dma.u_periph.u_core.busy_cyc_q,
-      u_dma.u_periph.u_core.u_rd.state_q, u_dma.u_periph.u_core.u_rd.ch_q,
-      u_dma.u_periph.u_core.u_rd.desc_q,  u_dma.u_periph.u_core.u_rd.n_q,
-      u_dma.u_periph.u_core.u_rd.beat_q,  u_dma.u_periph.u_core.u_rd.addr_q,
-      u_dma.u_periph.u_core.u_rd.fixed_q, u_dma.u_periph.u_core.u_rd.u_arb.last_q,
-      u_dma.u_periph.u_core.u_wr.state_q, u_dma.u_periph.u_core.u_wr.ch_q,
-      u_dma.u_periph.u_core.u_wr.n_q,     u_dma.u_periph.u_core.u_wr.beat_q,
-      u_dma.u_periph.u_core.u_wr.addr_q,  u_dma.u_periph.u_core.u_wr.fixed_q,
-      u_dma.u_periph.u_core.u_wr.u_arb.last_q,
+      u_dma.u_periph.u_core.u_rd.u_burst.busy_q, u_dma.u_periph.u_core.u_rd.u_burst.ch_q, u_dma.u_periph.u_core.u_rd.u_burst.left_q, u_dma.u_periph.u_core.u_rd.u_burst.idx_q,
+      u_dma.u_periph.u_core.u_rd.u_burst.addr_q, u_dma.u_periph.u_core.u_rd.u_burst.fixed_q, u_dma.u_periph.u_core.u_rd.u_burst.multi_q,
+      u_dma.u_periph.u_core.u_rd.u_arb.last_q, u_dma.u_periph.u_core.u_rd.u_arb.over_q,
+      u_dma.u_periph.u_core.u_wr.u_burst.busy_q, u_dma.u_periph.u_core.u_wr.u_burst.ch_q, u_dma.u_periph.u_core.u_wr.u_burst.left_q, u_dma.u_periph.u_core.u_wr.u_burst.idx_q,
+      u_dma.u_periph.u_core.u_wr.u_burst.addr_q, u_dma.u_periph.u_core.u_wr.u_burst.fixed_q, u_dma.u_periph.u_core.u_wr.u_burst.multi_q,
+      u_dma.u_periph.u_core.u_wr.u_arb.last_q, u_dma.u_periph.u_core.u_wr.u_arb.over_q,
+      u_dma.u_periph.u_core.u_rd.desc_q,
+      u_dma.u_periph.u_core.chk_busy_q, u_dma.u_periph.u_core.chk_ch_q,
+      u_dma.u_periph.u_core.u_check.v1_q, u_dma.u_periph.u_core.u_check.desc1_q,
+      u_dma.u_periph.u_core.u_check.a1_q, u_dma.u_periph.u_core.u_check.b1_q,
+      u_dma.u_periph.u_core.u_check.ea1_q, u_dma.u_periph.u_core.u_check.eb1_q,
+      u_dma.u_periph.u_core.u_check.early1_q,
+      u_dma.u_periph.u_core.u_check.am1_q, u_dma.u_periph.u_core.u_check.bm1_q,
+      u_dma.u_periph.u_core.u_check.v2_q, u_dma.u_periph.u_core.u_check.code2_q,
       u_dma.u_periph.u_core.u_fifo.rdata_q});
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
