@@ -35,9 +35,9 @@ SCK_DIV = 2
 RAW_BYTES_PER_CYCLE = 4 / 8 / SCK_DIV
 # 0xEB frame in SCK cycles (xip_boot.c: 4 dummy clocks; mode bits 2; address 6; command 8 unless
 # the flash is in continuous-read mode) and the controller's fixed overhead (ip/xip/README.md:
-# 2 - floor(N/2) bus cycles).
+# 3 - floor(N/2) bus cycles, one of them the miss stage).
 COMMAND, ADDRESS, MODE, DUMMY, LINE_NIBBLES = 8, 6, 2, 4, 64
-FIXED_OVERHEAD = 2 - SCK_DIV // 2
+FIXED_OVERHEAD = 3 - SCK_DIV // 2
 # Bus cycles of the zero-wait-state SRAM (first STB to last ACK): the core's share of a flash
 # access is measured on SRAM and taken off.
 SRAM_BUS_REFILL, SRAM_BUS_SINGLE = 9, 2
