@@ -8,13 +8,19 @@ import sys
 import time
 from pathlib import Path
 
-from aesoc import area, depth, firmware, fusesoc, image, outcome, pnr, report, shells, soc, socgen, sweep
-from aesoc.bench import aes_core
-from aesoc.bench.runner import payload, run_all
+from aesoc import report
+from aesoc.bench import aes_core, sweep
 from aesoc.bench.registry import benchmarks
-from aesoc.run import build_and_run
-from aesoc.synth import FAMILIES
-from aesoc.toolchain import REPO, ToolError, default_jobs, set_jobs, write_atomic
+from aesoc.bench.runner import payload, run_all
+from aesoc.common import outcome
+from aesoc.common.toolchain import REPO, ToolError, default_jobs, set_jobs, write_atomic
+from aesoc.fpga import area, depth, design as fpga_design, jobs as fpga_jobs, place, store, synth, synth_cache
+from aesoc.fpga.synth import FAMILIES
+from aesoc.integrate import fusesoc
+from aesoc.sim import firmware, model
+from aesoc.sim.run import build_and_run
+from aesoc.soc import description, generate, lint, shells, sources
+from aesoc.xip import image
 
 RESULTS = REPO / "results"
 SMOKE_RESULTS = REPO / "build" / "bench-smoke"
@@ -22,7 +28,7 @@ NO_GATES_HELP = ("the model without idle clock gating (same cycles, slower; docs
                  "'Idle clock gating')")
 PGO_HELP = ("the profile-guided model, as `aesoc bench` runs (same cycles, faster simulation, a longer "
             "first build; docs/ARCHITECTURE.md, 'Profile-guided models')")
-NO_STORE_HELP = (f"neither read nor write the placement and synthesis records in {pnr.STORE.relative_to(REPO)}/ "
+NO_STORE_HELP = (f"neither read nor write the placement and synthesis records in {store.STORE.relative_to(REPO)}/ "
                  "(the build cache alone)")
 
 
@@ -31,8 +37,8 @@ def _program_dirs() -> list[Path]:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    config = soc.load_config(args.config)
-    exe = soc.build_model(config, trace=args.trace, activity=args.activity, clock_gates=not args.no_clock_gates,
+    config = description.load_config(args.config)
+    exe = model.build_model(config, trace=args.trace, activity=args.activity, clock_gates=not args.no_clock_gates,
                           pgo=args.pgo)
     print(f"model: {exe}")
     for program in [Path(p) for p in args.programs] or _program_dirs():
@@ -41,7 +47,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    """Exit status: the firmware's, or the harness's own (aesoc.outcome); a tool error (missing
+    """Exit status: the firmware's, or the harness's own (aesoc.common.outcome); a tool error (missing
     file, bad option) exits with the harness-error status too, never with a program status."""
     try:
         result, line = build_and_run(Path(args.firmware), args.config, cflags=tuple(args.cflags.split()),
@@ -80,8 +86,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     # reads the synthesis records of unchanged sources (the counts Yosys would print again; the
     # synthesis flow itself is tested on its own) and writes none.
     try:
-        with (pnr.store_at(None, synth_read_only=None if args.no_store else pnr.STORE) if args.smoke
-              else pnr.store_at(None if args.no_store else pnr.STORE)):
+        with (store.store_at(None, synth_read_only=None if args.no_store else store.STORE) if args.smoke
+              else store.store_at(None if args.no_store else store.STORE)):
             run_all(registry, names, results_dir, jobs=args.jobs, smoke=args.smoke, place=args.place,
                     verbose=args.verbose, pgo=not args.no_pgo)
     finally:
@@ -124,8 +130,8 @@ def _update_block(doc: Path, opening: str, closing: str, body: str) -> None:
 
 def cmd_soc(args: argparse.Namespace) -> int:
     """Print the elaborated description (or write its tables into docs/ARCHITECTURE.md)."""
-    config = soc.load_config(args.config)
-    tables = socgen.doc_tables(config)
+    config = description.load_config(args.config)
+    tables = generate.doc_tables(config)
     if args.update_docs:
         _update_block(REPO / "docs" / "ARCHITECTURE.md", f"soc-tables: {config.name}", "soc-tables", tables)
         return 0
@@ -147,13 +153,13 @@ def cmd_shells(args: argparse.Namespace) -> int:
         for bus in args.bus or shells.BUSES:
             if args.sources:
                 print(f"{shells.shell_module(known[name], bus)}:")
-                print("\n".join(f"  {p}" for p in shells.listed_sources(known[name], bus)))
+                print("\n".join(f"  {p}" for p in lint.listed_sources(known[name], bus)))
             else:
                 print(shells.generate(known[name], bus))
         # Hand-written alternative tops (ip.toml [top.NAME], e.g. the DMA's AXI4 one) need no generation.
         for top in known[name].tops.values() if args.sources and not args.bus else ():
             print(f"{top.module}:")
-            print("\n".join(f"  {p}" for p in soc.alt_top_sources(known[name], top.name)))
+            print("\n".join(f"  {p}" for p in sources.alt_top_sources(known[name], top.name)))
     if args.fusesoc:
         for path in fusesoc.generate():
             print(path)
@@ -162,12 +168,12 @@ def cmd_shells(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    soc.lint(soc.load_config(args.config))
+    lint.lint_soc(description.load_config(args.config))
     print("lint clean")
     return 0
 
 
-def _designs(args: argparse.Namespace) -> list[pnr.Design]:
+def _designs(args: argparse.Namespace) -> list[fpga_design.Design]:
     """The designs a synth/pnr command names: a block of --config, 'aes' per variant and
     direction, 'soc' (the whole configuration), or --top with --source files and --param values."""
     if args.top:
@@ -178,11 +184,11 @@ def _designs(args: argparse.Namespace) -> list[pnr.Design]:
         missing = [s for s in args.source if not Path(s).is_file()]
         if missing:
             raise ToolError(f"no such source file(s): {', '.join(missing)}")
-        return [pnr.Design(args.top, args.top, tuple(Path(s).resolve() for s in args.source),
+        return [fpga_design.Design(args.top, args.top, tuple(Path(s).resolve() for s in args.source),
                            tuple(_param(p) for p in args.param))]
     if args.source or args.param:
         raise ToolError("--source and --param go with --top")
-    config = soc.load_config(args.config)
+    config = description.load_config(args.config)
     blocks = {**area.soc_blocks(config), **area.ip_blocks(config)}
     known = ["aes", "soc", *blocks]
     if args.block is None:
@@ -220,10 +226,10 @@ def cmd_synth(args: argparse.Namespace) -> int:
             raise ToolError(f"{design.name}'s synthesis does not finish (docs/fpga.md); its largest part alone: "
                             f"aesoc synth aes_wbc --config {args.config}")
     jobs = [(d, f) for d in designs for f in args.family]
-    results = pnr.run_jobs([(lambda d=d, f=f: pnr.synth(d, f)) for d, f in jobs],
+    results = fpga_jobs.run_jobs([(lambda d=d, f=f: synth_cache.synth(d, f)) for d, f in jobs],
                            [f"{d.name} {f}" for d, f in jobs], "synth")
     print(f"{'design':34} {'family':7} {'LUT':>7} {'FF':>6} {'carry':>6} {'BRAM':>5} {'DSP':>4}  "
-          f"(LUT: SB_LUT4 / LUT4 / LUT6 sites; {pnr.tool_version()})")
+          f"(LUT: SB_LUT4 / LUT4 / LUT6 sites; {synth.tool_version()})")
     for (design, family), r in zip(jobs, results):
         print(f"{design.name:34} {family:7} {r.lut:>7} {r.ff:>6} {r.carry:>6} {r.bram:>5} {r.dsp:>4}")
     return 0
@@ -234,14 +240,14 @@ def cmd_pnr(args: argparse.Namespace) -> int:
     seeds = _seeds(args.seeds)
     designs = _designs(args)
     jobs = [(d, dev) for d in designs for dev in args.device]
-    with pnr.store_at(None if args.no_store else pnr.STORE):
-        results = pnr.run_jobs([(lambda d=d, dev=dev: pnr.place(d, dev, seeds)) for d, dev in jobs],
+    with store.store_at(None if args.no_store else store.STORE):
+        results = fpga_jobs.run_jobs([(lambda d=d, dev=dev: place.place(d, dev, seeds)) for d, dev in jobs],
                                [f"{d.name} {dev}" for d, dev in jobs], "place")
     print(f"{'design':34} {'device':10} {'LUT4':>7} {'FF':>6} {'BRAM':>5} {'DSP':>4} {'Fmax best':>9} "
           f"{'median':>7}  (seeds {','.join(map(str, seeds))}; harness: +FF per port bit, +LUT per output bit)")
     fits = True
     for (design, device), r in zip(jobs, results):
-        name = pnr.DEVICE_NAMES[device]
+        name = fpga_design.DEVICE_NAMES[device]
         if r.misfit is not None:
             fits = False
             print(f"{design.name:34} {name:10} {r.misfit}")
@@ -261,9 +267,9 @@ def cmd_depth(args: argparse.Namespace) -> int:
     plain = args.block is None and not args.top and not args.variant and not args.source and not args.param
     designs = depth.guarded(args.config) if plain else _designs(args)
     use_store = not args.no_store
-    results = pnr.run_jobs([(lambda d=d: depth.depth(d, read_store=use_store, write_store=use_store)) for d in designs],
+    results = fpga_jobs.run_jobs([(lambda d=d: depth.depth(d, read_store=use_store, write_store=use_store)) for d in designs],
                            [d.name for d in designs], "depth")
-    print(f"{'design':34} {'levels':>6} {'ceiling':>7} {'cell ns':>7}  path (ECP5, synth_ecp5; {pnr.tool_version()})")
+    print(f"{'design':34} {'levels':>6} {'ceiling':>7} {'cell ns':>7}  path (ECP5, synth_ecp5; {synth.tool_version()})")
     within = True
     for design, r in zip(designs, results):
         limit = depth.ceiling(design.top)
@@ -391,13 +397,13 @@ def parser() -> argparse.ArgumentParser:
             sy.set_defaults(func=cmd_synth)
         elif name == "depth":
             sy.add_argument("--no-store", action="store_true",
-                            help=f"neither read nor write the depth records in {pnr.STORE.relative_to(REPO)}/depth/ "
+                            help=f"neither read nor write the depth records in {store.STORE.relative_to(REPO)}/depth/ "
                             "(the build cache alone)")
             sy.set_defaults(func=cmd_depth)
         else:
-            sy.add_argument("--device", action="append", choices=list(pnr.DEVICES),
+            sy.add_argument("--device", action="append", choices=list(fpga_design.DEVICES),
                             help="up5k, hx8k (iCE40), 25k, 45k, 85k (ECP5 LFE5U); repeatable (default: 25k)")
-            sy.add_argument("--seeds", default=",".join(map(str, pnr.SEEDS)), help="placer seeds, e.g. 1,2,3")
+            sy.add_argument("--seeds", default=",".join(map(str, fpga_design.SEEDS)), help="placer seeds, e.g. 1,2,3")
             sy.add_argument("--no-store", action="store_true", help=NO_STORE_HELP)
             sy.set_defaults(func=cmd_pnr)
 

@@ -11,11 +11,11 @@ from typing import Any
 import markdown
 
 from aesoc.bench import Point
+from aesoc.bench.plots import loglog_chart
 from aesoc.bench.registry import benchmarks
-from aesoc.plots import loglog_chart
 
 SUMMARY_PLOT = "summary_cpb.png"
-# `aesoc sweep` stores its result beside the benchmarks' (aesoc.sweep), rendered after them.
+# `aesoc sweep` stores its result beside the benchmarks' (aesoc.bench.sweep), rendered after them.
 SWEEP = "sweep"
 SWEEP_SUMMARY = "design-space sweep of RTL parameters on Dask (`aesoc sweep`)"
 

@@ -13,10 +13,10 @@ exec 9>>"$repo/build/.setup.lock"
 flock 9
 
 # chromium and chromium-driver: tests/test_report_browser.py looks at the HTML report as a person does.
-# ccache: the simulation models share their compiled Verilator runtime (aesoc/toolchain.py).
+# ccache: the simulation models share their compiled Verilator runtime (aesoc/common/toolchain.py).
 apt_packages=(gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf libelf-dev liblz4-dev zlib1g-dev
               g++ make perl git ccache chromium chromium-driver fonts-dejavu-core
-              # LiteX's Verilator simulation (python3 -m aesoc.litex sim): its sim modules' libraries,
+              # LiteX's Verilator simulation (python3 -m aesoc.integrate.litex sim): its sim modules' libraries,
               # and ninja for the picolibc build of its BIOS (meson is pinned in pyproject.toml)
               libevent-dev libjson-c-dev ninja-build
               # Debian's Python: the Verilator build's scripts run on it, and a venv needs python3-venv

@@ -5,7 +5,7 @@
 //   AESOC_SIM {"status":"exit","code":0,"cycles":123,"seconds":0.5,"khz":246.0}
 // status is "exit" (firmware wrote SIM_EXIT), "timeout" (--max-cycles reached) or "error". The
 // process exits with the code; the harness's own codes (timeout, error, flash protocol error) lie
-// in a range no firmware status uses (aesoc/outcome.py, docs/ARCHITECTURE.md "Exit status").
+// in a range no firmware status uses (aesoc/common/outcome.py, docs/ARCHITECTURE.md "Exit status").
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -25,7 +25,7 @@
 
 #include "Vaesoc_sim.h"
 #include "Vaesoc_sim__Dpi.h"
-#include "aesoc_exit.h"     // generated: exit statuses (aesoc/outcome.py)
+#include "aesoc_exit.h"     // generated: exit statuses (aesoc/common/outcome.py)
 #include "aesoc_sim_map.h"  // generated from the SoC description: kMemoryScopes
 #include "svdpi.h"
 #include "verilated.h"
@@ -38,7 +38,7 @@
 
 namespace {
 
-// Exit statuses of the harness's own outcomes, apart from every firmware status (aesoc/outcome.py).
+// Exit statuses of the harness's own outcomes, apart from every firmware status (aesoc/common/outcome.py).
 constexpr int EXIT_HARNESS_ERROR = AESOC_EXIT_HARNESS_ERROR;
 constexpr int EXIT_TIMEOUT = AESOC_EXIT_HARNESS_TIMEOUT;
 constexpr int EXIT_FLASH_PROTOCOL = AESOC_EXIT_HARNESS_FLASH_PROTOCOL;

@@ -15,15 +15,18 @@ from typing import Any
 
 import pytest
 
-from aesoc import cli, firmware, soc, toolchain
-from aesoc.run import RunResult, run
-from aesoc.toolchain import REPO, file_lock
+from aesoc import cli
+from aesoc.common import toolchain
+from aesoc.common.toolchain import REPO, file_lock
+from aesoc.sim import firmware, model
+from aesoc.sim.harness import RunResult, run
+from aesoc.soc import description
 
 # The tests' tools (python3, aesoc, fusesoc, cocotb-config in the docs' recipes) are those of the
 # environment that runs the tests, as in a shell that entered it (README, "make setup").
 os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
 
-# Below the default (aesoc.outcome.DEFAULT_MAX_CYCLES): a hung self-test fails in seconds.
+# Below the default (aesoc.common.outcome.DEFAULT_MAX_CYCLES): a hung self-test fails in seconds.
 TEST_MAX_CYCLES = 5_000_000
 # Each test's duration in the last run, kept in pytest's cache (.pytest_cache).
 DURATIONS_KEY = "aesoc/durations"
@@ -176,17 +179,17 @@ def bench_smoke(session_once: SessionOnce) -> Callable[[str], Path]:
 
 
 @pytest.fixture(scope="session")
-def base_config() -> soc.SocConfig:
-    return soc.load_config("base")
+def base_config() -> description.SocConfig:
+    return description.load_config("base")
 
 
 @pytest.fixture(scope="session")
-def sim(base_config: soc.SocConfig) -> Path:
-    return soc.build_model(base_config)
+def sim(base_config: description.SocConfig) -> Path:
+    return model.build_model(base_config)
 
 
 @pytest.fixture(scope="session")
-def build_fw(base_config: soc.SocConfig) -> Callable[..., Path]:
+def build_fw(base_config: description.SocConfig) -> Callable[..., Path]:
     def build(program: str, **kwargs: object) -> Path:
         return firmware.build(REPO / "fw" / program, base_config, **kwargs).elf  # type: ignore[arg-type]
 

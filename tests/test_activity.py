@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from aesoc.bench.interfaces import WAYS
-from aesoc.run import ActivityWindow, parse_activity
+from aesoc.sim.harness import ActivityWindow, parse_activity
 
 
 @pytest.fixture(scope="module")

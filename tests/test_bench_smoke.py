@@ -101,7 +101,7 @@ def test_withdrawn_mbedtls_figure_stays_out() -> None:
     """shared/anchors.md withdrew "~697 cycles per block, ~54 c/B CBC-128" for mbedtls on this core
     (2026-11-24): no benchmark data, code or doc may print it again, the report snapshot in
     docs/report/ included."""
-    from aesoc.toolchain import REPO
+    from aesoc.common.toolchain import REPO
 
     places = [*REPO.glob("aesoc/**/*.py"), *REPO.glob("aesoc/data/**/*.toml"), REPO / "README.md",
               *REPO.glob("docs/**/*.md")]

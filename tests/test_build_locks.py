@@ -9,8 +9,10 @@ import os
 import time
 from pathlib import Path
 
-from aesoc import firmware, soc, toolchain
-from aesoc.toolchain import REPO
+from aesoc.common import toolchain
+from aesoc.common.toolchain import REPO
+from aesoc.sim import firmware
+from aesoc.soc import description
 
 # A fork context: the children share this process's imports and need no pickled entry point.
 _FORK = multiprocessing.get_context("fork")
@@ -52,7 +54,7 @@ def test_write_atomic_leaves_no_temporary_file(tmp_path: Path) -> None:
 
 
 def _build_hello(queue: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
-    fw = firmware.build(REPO / "fw" / "tests" / "hello", soc.load_config("base"), name="lock-test-hello")
+    fw = firmware.build(REPO / "fw" / "tests" / "hello", description.load_config("base"), name="lock-test-hello")
     queue.put((str(fw.elf), fw.elf.stat().st_mtime_ns, fw.elf.read_bytes()))
 
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from aesoc import outcome
-from aesoc.soc import config_names
 from aesoc import cli
 from aesoc.bench.registry import benchmarks
 from aesoc.cli import main
+from aesoc.common import outcome
+from aesoc.soc.description import config_names
 
 
 def test_unknown_benchmark(capsys: pytest.CaptureFixture[str]) -> None:

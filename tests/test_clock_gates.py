@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from aesoc import image, soc, socgen
-from aesoc.run import RunResult, build_and_run
-from aesoc.toolchain import REPO
+from aesoc.common.toolchain import REPO
+from aesoc.sim.harness import RunResult
+from aesoc.sim.run import build_and_run
+from aesoc.soc import description, generate
+from aesoc.xip import image
 
 CONFIG = "full"
 PROGRAMS = {  # fw/tests program -> libraries
@@ -32,10 +34,10 @@ def _same(gated: tuple[RunResult, str], plain: tuple[RunResult, str]) -> None:
 def test_every_block_with_an_idle_output_is_gated() -> None:
     """The configuration these tests run holds every block that has an idle output, each on the
     gated clock of its own clock gate in the generated top; the others stay on clk_i."""
-    config = soc.load_config(CONFIG)
+    config = description.load_config(CONFIG)
     gated = {i.name for i in config.instances if i.block.idle}
     assert {i.block.name for i in config.instances if i.name in gated} == {"aes", "aes_cfu", "dma", "sha", "xip"}
-    top = socgen.top(config)
+    top = generate.top(config)
     for inst in config.instances:
         ports = re.search(rf" u_{inst.name} \((.*?)\n  \);", top, re.S)
         assert ports is not None, inst.name
@@ -58,9 +60,9 @@ def test_xip_boot_from_encrypted_image_runs_the_same(tmp_path: Path) -> None:
     contexts (the XIP controller's decryption, tag checks and prefetch all work)."""
     from test_xip_soc import CFLAGS, LIBS, MAX_CYCLES, PROGRAM, integrity_description
 
-    from aesoc import firmware
+    from aesoc.sim import firmware
 
-    elf = firmware.build(PROGRAM, soc.load_config(CONFIG), cflags=CFLAGS, libs=LIBS, placement="xip").elf
+    elf = firmware.build(PROGRAM, description.load_config(CONFIG), cflags=CFLAGS, libs=LIBS, placement="xip").elf
     rng = random.Random("clock-gates")
     desc = tmp_path / "enc.toml"
     image.write_description(desc, integrity_description(rng, image.xip_layout(elf), rng.randbytes(16), "interleaved"))

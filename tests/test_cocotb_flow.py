@@ -1,4 +1,4 @@
-"""Block-test models (aesoc.cocotb_flow) are rebuilt exactly when what they are built from changes."""
+"""Block-test models (aesoc.sim.cocotb_flow) are rebuilt exactly when what they are built from changes."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from aesoc import cocotb_flow
-from aesoc.cocotb_flow import TEST_MODEL_ARGS, build_dir_for, run_cocotb
-from aesoc.toolchain import LOGS, REPO
+from aesoc.common.toolchain import LOGS, REPO
+from aesoc.sim import cocotb_flow
+from aesoc.sim.cocotb_flow import TEST_MODEL_ARGS, build_dir_for, run_cocotb
 
 GATE = REPO / "ip" / "clock_gate"
 
@@ -41,7 +41,7 @@ def test_changed_build_flags_rebuild_the_model(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_block_models_are_not_inlined() -> None:
-    """The choice measured in aesoc.cocotb_flow (-fno-inline) is on the command line Verilator
+    """The choice measured in aesoc.sim.cocotb_flow (-fno-inline) is on the command line Verilator
     recorded for a block-test model."""
     command = (_run("AESOC_INLINE_CHECK") / "Vtop__verFiles.dat").read_text()
     assert all(arg in command for arg in TEST_MODEL_ARGS), command[:500]

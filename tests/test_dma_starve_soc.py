@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from aesoc import socgen
-from aesoc.run import build_and_run
-from aesoc.socdesc import elaborate
-from aesoc.toolchain import REPO, ToolError
+from aesoc.common.toolchain import REPO, ToolError
+from aesoc.sim.run import build_and_run
+from aesoc.soc import generate
+from aesoc.soc.description import elaborate
 
 # Cycles a DMA burst holds an SRAM bank at most: 8 constant-address beats, each a STB cycle and an
 # ACK cycle (wb_sram reads ahead only in incrementing bursts); a CPU line refill: 9 cycles.
@@ -52,7 +52,7 @@ def test_dma_cannot_starve_cpu() -> None:
 def test_description_sets_the_budget() -> None:
     soc = elaborate("full")
     assert soc.xbar_params["PrioBudget"] >= 1
-    assert f".PrioBudget    ({soc.xbar_params['PrioBudget']})" in socgen._xbar(soc)
+    assert f".PrioBudget    ({soc.xbar_params['PrioBudget']})" in generate._xbar(soc)
 
 
 @pytest.mark.parametrize("body,message", [

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from aesoc import firmware, regs, socgen
 from aesoc.bench import aes_core
-from aesoc.soc import load_config
-from aesoc.toolchain import REPO, riscv_tool
+from aesoc.common.toolchain import REPO, riscv_tool
+from aesoc.sim import firmware
+from aesoc.soc import generate, regs
+from aesoc.soc.description import load_config
 
 DOCS = sorted([REPO / "README.md", *REPO.glob("docs/**/*.md"), *REPO.glob("ip/*/README.md"),
                *REPO.glob("fw/**/README.md")])
@@ -47,7 +48,7 @@ def test_generated_tables_are_current() -> None:
     text = (REPO / "docs" / "ARCHITECTURE.md").read_text()
     found = re.search(r"<!-- soc-tables: full -->\n(.*?)<!-- /soc-tables -->", text, re.S)
     assert found, "docs/ARCHITECTURE.md lacks the generated tables block"
-    assert found.group(1) == socgen.doc_tables(load_config("full")), \
+    assert found.group(1) == generate.doc_tables(load_config("full")), \
         "docs/ARCHITECTURE.md tables are stale: run `aesoc soc --config full --update-docs`"
 
 

@@ -1,4 +1,4 @@
-"""The committed FuseSoC cores (aesoc.fusesoc): each equals what the generator module renders from
+"""The committed FuseSoC cores (aesoc.integrate.fusesoc): each equals what the generator module renders from
 the manifests; fusesoc lists every aesoc core, each block's lint targets (edalize's lint flow,
 Verilator lint-only -Wall, one per bus shell and alternative top) pass with no deprecation
 warning, their register blocks and shells made by the cores' FuseSoC generator; and each
@@ -17,8 +17,9 @@ from xml.etree import ElementTree
 
 import pytest
 
-from aesoc import fusesoc, shells
-from aesoc.toolchain import BUILD, REPO, use_pinned_verilator, verilator_lock
+from aesoc.common.toolchain import BUILD, REPO, use_pinned_verilator, verilator_lock
+from aesoc.integrate import fusesoc
+from aesoc.soc import shells
 
 WORK = BUILD / "fusesoc-work"
 # Only ip/ is the library here: build/ holds the generator's output cores of earlier runs.
@@ -71,7 +72,7 @@ def _block(name: str):
 
 @pytest.mark.no_model
 def test_committed_cores_are_current() -> None:
-    """Every core aesoc.fusesoc renders is committed with that text, and no other aesoc core is."""
+    """Every core aesoc.integrate.fusesoc renders is committed with that text, and no other aesoc core is."""
     cores = fusesoc.render_all()
     for path, text in cores.items():
         assert path.is_file() and path.read_text() == text, (
@@ -147,7 +148,7 @@ def test_fusesoc_sim_target(block: str) -> None:
         proc = _fusesoc("run", "--setup", "--build", "--target", "sim", fusesoc.vlnv(blk))
     assert proc.returncode == 0, f"{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     assert not fusesoc_deprecations(proc.stdout + proc.stderr)
-    # Built as the core says (aesoc.fusesoc.SIM_*_OPTIONS): modules not inlined, one compile unit.
+    # Built as the core says (aesoc.integrate.fusesoc.SIM_*_OPTIONS): modules not inlined, one compile unit.
     assert re.search(r"^\s*make_options: \[-j\d+, VM_PARALLEL_BUILDS=0\]", core, re.M)
     assert "-fno-inline" in (run_dir / f"{run_dir.parent.name}.vc").read_text().split()
     assert (run_dir / "Vtop__ALL.o").is_file() and not list(run_dir.glob("Vtop___024root__*.o"))

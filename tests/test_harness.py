@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from aesoc import outcome, soc
-from aesoc.run import run, wall_limit_s
-from aesoc.toolchain import REPO, ToolError, riscv_tool
+from aesoc.common import outcome
+from aesoc.common.toolchain import REPO, ToolError, riscv_tool
+from aesoc.sim import model
+from aesoc.sim.harness import run, wall_limit_s
+from aesoc.soc import description, lint
 
 
 def _sim(sim: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -55,7 +57,7 @@ def test_bad_arguments(sim: Path) -> None:
 
 
 def test_trace_window(build_fw: Callable[..., Path], tmp_path: Path) -> None:
-    traced = soc.build_model(soc.load_config("base"), trace=True)
+    traced = model.build_model(description.load_config("base"), trace=True)
     fst = tmp_path / "hello.fst"
     result = run(traced, build_fw("tests/hello"), trace=fst, trace_from=100, trace_to=300)
     assert result.status == "exit" and result.code == 7
@@ -69,9 +71,9 @@ def test_untraced_model_refuses_trace(sim: Path, build_fw: Callable[..., Path], 
 
 
 @pytest.mark.no_model
-@pytest.mark.parametrize("config", soc.config_names())
+@pytest.mark.parametrize("config", description.config_names())
 def test_soc_lint_clean(config: str) -> None:
-    soc.lint(soc.load_config(config))  # raises with Verilator's messages on any warning
+    lint.lint_soc(description.load_config(config))  # raises with Verilator's messages on any warning
 
 
 def test_repo_root_is_checkout() -> None:
@@ -95,10 +97,10 @@ def test_bench_reuses_identical_runs_only(sim: Path, build_fw: Callable[..., Pat
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """With reuse on (`aesoc bench`), a run whose model, ELF, image, KEK and cycle limit are all
     unchanged answers from the saved output; any change, or a caller that times the run, simulates."""
-    from aesoc import run as run_module
+    from aesoc.sim import harness
 
-    monkeypatch.setattr(run_module, "REUSED_RUNS", tmp_path / "runs")
-    monkeypatch.setattr(run_module, "_reuse", True)
+    monkeypatch.setattr(harness, "REUSED_RUNS", tmp_path / "runs")
+    monkeypatch.setattr(harness, "_reuse", True)
     elf = build_fw("tests/hello")
     first = run(sim, elf)
     assert not first.reused and first.code == 7
@@ -109,5 +111,5 @@ def test_bench_reuses_identical_runs_only(sim: Path, build_fw: Callable[..., Pat
     copy = tmp_path / "hello.elf"
     copy.write_bytes(elf.read_bytes()[:-1] + bytes([elf.read_bytes()[-1] ^ 1]))  # another program
     assert not run(sim, copy).reused
-    monkeypatch.setattr(run_module, "_reuse", False)
+    monkeypatch.setattr(harness, "_reuse", False)
     assert not run(sim, elf).reused  # outside `aesoc bench`, every run simulates

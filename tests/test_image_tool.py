@@ -1,4 +1,4 @@
-"""The flash image tool (aesoc.image): layout, AES-CTR regions, key table, ELF input, errors."""
+"""The flash image tool (aesoc.xip.image): layout, AES-CTR regions, key table, ELF input, errors."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.cmac import CMAC
 from cryptography.hazmat.primitives.keywrap import aes_key_unwrap
 
-from aesoc import image
-from aesoc.toolchain import REPO, riscv_tool
+from aesoc.common.toolchain import REPO, riscv_tool
+from aesoc.xip import image
 
 KEK = bytes(range(16))
 

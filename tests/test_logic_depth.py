@@ -1,4 +1,4 @@
-"""The logic-depth guard (aesoc.depth, docs/fpga.md "Logic depth"): every IP block of the full
+"""The logic-depth guard (aesoc.fpga.depth, docs/fpga.md "Logic depth"): every IP block of the full
 configuration stays at or under the LUT-level ceiling in its manifest, and the counting itself is
 checked on a hand-built netlist and on a design made deeper on purpose."""
 
@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from aesoc import depth, ipblock
-from aesoc.pnr import Design
-from aesoc.toolchain import ToolError
+from aesoc.common.toolchain import ToolError
+from aesoc.fpga import depth
+from aesoc.fpga.design import Design
+from aesoc.soc import ipblock
 
 DATA = Path(__file__).parent / "data"
 

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import pytest
 
-from aesoc import outcome
-from aesoc.run import RunResult
+from aesoc.common import outcome
+from aesoc.sim.harness import RunResult
 
 
 @pytest.mark.parametrize("program", ["counter", "timer_irq", "soft_irq", "cache"])

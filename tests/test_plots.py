@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aesoc.plots import pareto_chart, pareto_front
+from aesoc.bench.plots import pareto_chart, pareto_front
 
 
 def test_front_keeps_only_points_nothing_beats() -> None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from aesoc import soc
-from aesoc.run import build_and_run
-from aesoc.toolchain import BUILD, REPO, ToolError
+from aesoc.common.toolchain import BUILD, REPO, ToolError
+from aesoc.sim import model
+from aesoc.sim.run import build_and_run
+from aesoc.soc import description
 
 # The smallest configuration: the build and training path is the same for every one.
 CONFIG = "base"
@@ -26,18 +27,18 @@ def test_program_runs_the_same_on_the_profile_guided_model(program: str) -> None
 
 def test_model_compiled_from_its_training_profile() -> None:
     """Every program the configuration trains on left counts, and the second compile used them."""
-    config = soc.load_config(CONFIG)
-    exe = soc.build_model(config, pgo=True)
+    config = description.load_config(CONFIG)
+    exe = model.build_model(config, pgo=True)
     obj = exe.parent / "obj"
     assert exe.parent == BUILD / "sim" / f"{CONFIG}-pgo"
-    assert [folder.name for folder in soc._pgo_programs(config)] == ["platform", "timer_irq"]
+    assert [folder.name for folder in model._pgo_programs(config)] == ["platform", "timer_irq"]
     assert list(obj.glob("*.gcda")), "no profile left by the training runs"
     log = (BUILD / "logs" / f"pgo-{CONFIG}-pgo.log").read_text()
     assert "-fprofile-use" in log and "-fprofile-generate" not in log
 
 
 def test_not_with_tracing_or_activity() -> None:
-    config = soc.load_config(CONFIG)
+    config = description.load_config(CONFIG)
     for kwargs in ({"trace": True}, {"activity": True}):
         with pytest.raises(ToolError, match="profile-guided model is built without tracing"):
-            soc.build_model(config, pgo=True, **kwargs)
+            model.build_model(config, pgo=True, **kwargs)

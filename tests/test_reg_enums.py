@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from aesoc import regs
+from aesoc.soc import regs
 from conftest import host_c_values
-from aesoc.soc import config_names, load_config
-from aesoc.toolchain import REPO
+from aesoc.common.toolchain import REPO
+from aesoc.soc.description import config_names, load_config
 
 # SystemVerilog packages whose encodings are generated from an RDL: (package file, block, enum ->
-# constant prefix), as written by aesoc.regs.sv_enum_constants.
+# constant prefix), as written by aesoc.soc.regs.sv_enum_constants.
 SV_PACKAGES = [
     (REPO / "ip" / "aes" / "rtl" / "aes_pkg.sv", "aes",
      {"aes_mode_e": "AES_MODE_", "aes_dir_e": "AES_DIR_", "aes_key_len_e": "AES_", "aes_ctr_width_e": "AES_",
@@ -74,7 +74,7 @@ def test_driver_enums_are_the_rdl_encodings(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("package,block,prefixes", SV_PACKAGES, ids=[p[0].name for p in SV_PACKAGES])
 def test_sv_package_encodings_are_generated(package: Path, block: str, prefixes: dict[str, str]) -> None:
-    """The package holds the constants aesoc.regs writes from the RDL, not a hand-typed copy."""
+    """The package holds the constants aesoc.soc.regs writes from the RDL, not a hand-typed copy."""
     generated = regs.sv_enum_constants(block, prefixes)
     assert generated in package.read_text(), (
         f"{package.relative_to(REPO)} is not current with {regs.block(block).rdl.relative_to(REPO)}; "
@@ -118,7 +118,7 @@ def test_kept_register_map_is_the_compiled_one_and_follows_the_rdl(tmp_path: Pat
 
 @pytest.mark.parametrize("block", [b.name for b in regs.reg_blocks()])
 def test_register_doc_is_the_generators_output(block: str, tmp_path: Path) -> None:
-    """docs/registers/<block>.md is what aesoc.regs writes from the RDL now (peakrdl-markdown plus
+    """docs/registers/<block>.md is what aesoc.soc.regs writes from the RDL now (peakrdl-markdown plus
     the encodings), and it lists every encoded field's values with their names and descriptions."""
     b = regs.block(block)
     fresh = tmp_path / f"{block}.md"

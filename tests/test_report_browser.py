@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from aesoc import cli
+from aesoc.common.toolchain import BUILD
 from aesoc.report import SUMMARY_PLOT, SUMMARY_TITLE, _anchor
-from aesoc.toolchain import BUILD
 
 # A benchmark whose smoke run gives a plot of its own, summary points and verdicts: every kind of
 # figure the report shows.

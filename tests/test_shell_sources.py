@@ -9,7 +9,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from aesoc.toolchain import REPO, use_pinned_verilator, verilator_lock
+from aesoc.common.toolchain import REPO, use_pinned_verilator, verilator_lock
 
 DOC = REPO / "docs" / "integration.md"
 MARKER = re.compile(r"<!-- test: tests/test_shell_sources.py::(\w+) -->\n```sh\n(.*?)```", re.S)

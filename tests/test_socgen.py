@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from aesoc import socgen
-from aesoc.run import build_and_run
-from aesoc.socdesc import UNCACHED_BIT, elaborate
-from aesoc.toolchain import REPO, ToolError
+from aesoc.common.toolchain import REPO, ToolError
+from aesoc.sim.run import build_and_run
+from aesoc.soc import generate
+from aesoc.soc.description import UNCACHED_BIT, elaborate
 from conftest import host_c_values
 
 EXAMPLE = REPO / "docs" / "examples"
@@ -88,7 +88,7 @@ def test_header_matches_description(tmp_path: Path) -> None:
     """aesoc_map.h, compiled into a host program, prints the description's numbers."""
     soc = elaborate("full")
     header = tmp_path / "aesoc_map.h"
-    header.write_text(socgen.c_header(soc))
+    header.write_text(generate.c_header(soc))
     checks = [(f"AESOC_{s.region.upper()}_BASE", s.base) for s in soc.slaves]
     checks += [(f"AESOC_{s.region.upper()}_BYTES", s.bytes) for s in soc.slaves]
     checks += [(f"AESOC_IRQ_{n}", line) for n, line in soc.irq_lines.items()]

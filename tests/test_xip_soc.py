@@ -16,10 +16,14 @@ from typing import Any
 
 import pytest
 
-from aesoc import firmware, image, outcome, soc
-from aesoc.run import RunResult, build_and_run, flash_image_path, run
-from aesoc.socdesc import UNCACHED_BIT
-from aesoc.toolchain import REPO, ToolError, riscv_tool
+from aesoc.common import outcome
+from aesoc.common.toolchain import REPO, ToolError, riscv_tool
+from aesoc.sim import firmware, model
+from aesoc.sim.harness import RunResult, run
+from aesoc.sim.run import build_and_run, flash_image_path
+from aesoc.soc import description
+from aesoc.soc.description import UNCACHED_BIT
+from aesoc.xip import image
 from test_image_tool import doc_script, run_doc_script
 
 PROGRAM = REPO / "fw" / "tests" / "xip_boot"
@@ -34,8 +38,8 @@ BOOT_FAILURE_CYCLES = 20_000
 
 @pytest.fixture(scope="module")
 def xip_elf() -> Path:
-    soc.build_model(soc.load_config(CONFIG))
-    return firmware.build(PROGRAM, soc.load_config(CONFIG), cflags=CFLAGS, libs=LIBS, placement="xip").elf
+    model.build_model(description.load_config(CONFIG))
+    return firmware.build(PROGRAM, description.load_config(CONFIG), cflags=CFLAGS, libs=LIBS, placement="xip").elf
 
 
 def go(image_desc: Path | None = None, kek: bytes | None = None,
@@ -175,7 +179,8 @@ def test_corrupted_table_stops_at_boot(xip_elf: Path, tmp_path: Path) -> None:
     data = bytearray(flash.read_bytes())
     data[4] ^= 0x02  # version 3 -> 1
     flash.write_bytes(bytes(data))
-    result = run(soc.build_model(soc.load_config(CONFIG)), xip_elf, max_cycles=MAX_CYCLES, flash_image=flash, kek=kek)
+    result = run(model.build_model(description.load_config(CONFIG)), xip_elf, max_cycles=MAX_CYCLES, flash_image=flash,
+                 kek=kek)
     assert result.status == "exit" and result.code == firmware.XIP_BOOT_EXIT["table"], result.console
     assert boot_record(result)["status"] == "bad-table" and not result.records_of("xip_soc")
 
@@ -188,8 +193,8 @@ def test_bad_requests(xip_elf: Path, tmp_path: Path) -> None:
     with pytest.raises(ToolError, match="needs placement 'xip'"):
         build_and_run(PROGRAM, CONFIG, image=desc)
     with pytest.raises(ToolError, match="has no XIP controller"):
-        firmware.build(PROGRAM, soc.load_config("base"), placement="xip")
-    sram_elf = firmware.build(REPO / "fw" / "tests" / "hello", soc.load_config(CONFIG)).elf
+        firmware.build(PROGRAM, description.load_config("base"), placement="xip")
+    sram_elf = firmware.build(REPO / "fw" / "tests" / "hello", description.load_config(CONFIG)).elf
     with pytest.raises(image.ImageError, match="no segment in the flash window"):
         image.load_firmware(sram_elf, image.parse_description({"kek": "00" * 16, "key_table": 0}))
 
@@ -285,7 +290,8 @@ def tampered_run(xip_elf: Path, tmp_path: Path, tags: str, tamper: str) -> tuple
     else:
         raise AssertionError(tamper)
     flash.write_bytes(bytes(data))
-    result = run(soc.build_model(soc.load_config(CONFIG)), xip_elf, max_cycles=MAX_CYCLES, flash_image=flash, kek=kek)
+    result = run(model.build_model(description.load_config(CONFIG)), xip_elf, max_cycles=MAX_CYCLES, flash_image=flash,
+                 kek=kek)
     return result, target
 
 
@@ -321,7 +327,8 @@ def test_image_from_the_doc_script_boots(xip_elf: Path, tmp_path: Path) -> None:
     plain.write_bytes(b"\xff" * layout.code_start + body.read_bytes())
     flash = tmp_path / "flash.bin"
     run_doc_script(doc_script(tmp_path), plain, flash, desc)
-    result = run(soc.build_model(soc.load_config(CONFIG)), xip_elf, max_cycles=MAX_CYCLES, flash_image=flash, kek=kek)
+    result = run(model.build_model(description.load_config(CONFIG)), xip_elf, max_cycles=MAX_CYCLES, flash_image=flash,
+                 kek=kek)
     passed(result, "image from docs/xip.md's script")
     assert boot_record(result)["status"] == "ok"
 
@@ -332,7 +339,7 @@ def test_integrity_failure_seen_from_software(tmp_path: Path, tags: str) -> None
     zeros come back (uncached and through a D-cache refill), the XIP controller records the
     failure (status, context, the line's offset) and raises its interrupt,
     and writing 1s clears it."""
-    config = soc.load_config(CONFIG)
+    config = description.load_config(CONFIG)
     elf = firmware.build(REPO / "fw" / "tests" / "xip_integ", config, placement="xip").elf
     rng = random.Random(f"integ-{tags}")
     kek = rng.randbytes(16)
@@ -346,7 +353,7 @@ def test_integrity_failure_seen_from_software(tmp_path: Path, tags: str) -> None
     (ctx,) = [c for c in desc.contexts if c.start <= target < c.end]
     data[stored_at(ctx, target)[0] + 17] ^= 0x20
     flash.write_bytes(bytes(data))
-    result = run(soc.build_model(config), elf, max_cycles=MAX_CYCLES, flash_image=flash, kek=kek)
+    result = run(model.build_model(config), elf, max_cycles=MAX_CYCLES, flash_image=flash, kek=kek)
     assert result.status == "exit" and result.code == 0, result.console
     (rec,) = result.records_of("xip_integ")
     window = image.FLASH_WINDOW + target
@@ -440,7 +447,7 @@ def test_key_table_attacks(xip_elf: Path, tmp_path: Path, attack: str, policy: t
     """Issue 45's k1-k4 and the other table attacks: the boot stops with the unwrap failure's
     status (0xE1) before any flash instruction runs, with or without the OTP policy."""
     flash, kek, _ = attacked_image(xip_elf, tmp_path, attack)
-    result = run(soc.build_model(soc.load_config(CONFIG)), xip_elf, max_cycles=MAX_CYCLES, flash_image=flash,
+    result = run(model.build_model(description.load_config(CONFIG)), xip_elf, max_cycles=MAX_CYCLES, flash_image=flash,
                  kek=kek, otp=policy)
     assert result.status == "exit" and result.code == firmware.XIP_BOOT_EXIT["unwrap"], result.console
     assert boot_record(result)["status"] == "unwrap-error" and not result.records_of("xip_soc")
@@ -525,7 +532,7 @@ def test_policy_refuses_code_outside_the_contexts(xip_elf: Path, tmp_path: Path)
 
 def test_harness_refuses_bad_fuses(xip_elf: Path) -> None:
     """aesoc-sim's OTP options take a fuse's values only, with a message naming the option."""
-    sim = soc.build_model(soc.load_config(CONFIG))
+    sim = model.build_model(description.load_config(CONFIG))
     for args, message in ((["--otp-integ-req", "2"], "--otp-integ-req is a fuse: 0 or 1"),
                           (["--otp-min-version", "0x100000000"], "--otp-min-version needs a 32-bit value"),
                           (["--otp-min-version", "ten"], "bad number for --otp-min-version")):

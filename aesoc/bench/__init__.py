@@ -7,8 +7,8 @@ Every table names the simulation runs its figures came from (`BenchResult.runs`)
 
 Placement (`BenchContext.place`, `aesoc bench --place`): place and route takes minutes for an IP
 block and hours for a SoC, so a benchmark starts one only when asked; otherwise it takes the
-placement from aesoc.pnr's cache or placement store (filled by any earlier `--place` run or
-`aesoc pnr`, for the current sources) and, where neither has it, says so in its table. Benchmarks
+placement from the FPGA flow's cache or placement store (aesoc.fpga.store; filled by any earlier
+`--place` run or `aesoc pnr`, for the current sources) and, where neither has it, says so in its table. Benchmarks
 whose whole work is placement (`Benchmark.places`) run only when named or with `--place`.
 
 Smoke mode (`BenchContext.smoke`, `aesoc bench --smoke`, tests/test_bench_smoke.py): the module
@@ -25,9 +25,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from aesoc.pnr import SEEDS, Design, PlaceResult, Progress, place_fitting, placed_fitting, run_jobs
+from aesoc.fpga.design import Design, PlaceResult, SEEDS
+from aesoc.fpga.jobs import Progress, run_jobs
+from aesoc.fpga.place import place_fitting, placed_fitting
 
-from aesoc.toolchain import REPO
+from aesoc.common.toolchain import REPO
 
 PUBLISHED_DIR = REPO / "aesoc" / "data" / "published"
 T = TypeVar("T")
@@ -93,7 +95,7 @@ class _Finished(Progress):
 
 def side_by_side(ctx: BenchContext, jobs: Sequence[tuple[str, Callable[[], T]]]) -> list[T]:
     """Run a benchmark's independent jobs (label, job) with pnr.run_jobs; results in order. Each
-    job's tools hold the slots of aesoc.toolchain, so however many benchmarks do this at once, no
+    job's tools hold the slots of aesoc.common.toolchain, so however many benchmarks do this at once, no
     more tools run than `-j` allows, and a benchmark's runs no longer queue behind one another."""
     labels = [label for label, _ in jobs]
     return run_jobs([job for _, job in jobs], labels, "bench", progress=_Finished(ctx, len(jobs)))

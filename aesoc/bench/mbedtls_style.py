@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, Verdict, published, run_line, side_by_side
+from aesoc.bench import BenchContext, BenchResult, Benchmark, Table, Verdict, published, run_line, side_by_side
 from aesoc.bench.clock import Clock, soc_clock
 from aesoc.bench.sw_aes import CONFIG, Variant, count_instructions, run_variant, variant
-from aesoc.firmware import elf_path
-from aesoc.run import build_and_run
-from aesoc.toolchain import REPO, ToolError
+from aesoc.common.toolchain import REPO, ToolError
+from aesoc.sim.firmware import elf_path
+from aesoc.sim.run import build_and_run
 
 PROGRAM = REPO / "fw" / "bench" / "mbedtls_style"
 HW_PROGRAM = REPO / "fw" / "bench" / "mbedtls_hw"

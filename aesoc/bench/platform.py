@@ -6,11 +6,12 @@ the configurations share the CPU, caches, crossbar and SRAM)."""
 
 from __future__ import annotations
 
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Table
-from aesoc.plots import bar_chart
-from aesoc.run import RunResult, build_and_run
-from aesoc.soc import config_names, load_config
-from aesoc.toolchain import REPO, ToolError
+from aesoc.bench import BenchContext, BenchResult, Benchmark, Table
+from aesoc.bench.plots import bar_chart
+from aesoc.common.toolchain import REPO, ToolError
+from aesoc.sim.harness import RunResult
+from aesoc.sim.run import build_and_run
+from aesoc.soc.description import config_names, load_config
 
 PROGRAM = REPO / "fw" / "bench" / "platform"
 CONFIG = "base"

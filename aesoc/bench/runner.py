@@ -1,7 +1,7 @@
 """Run benchmarks side by side with a quiet terminal: `aesoc bench [-j N] [--verbose]`.
 
 Every benchmark starts on its own thread; what bounds the load is the tool slots
-(aesoc.toolchain.set_jobs): at most N simulations, Yosys or nextpnr runs at once, Verilator
+(aesoc.common.toolchain.set_jobs): at most N simulations, Yosys or nextpnr runs at once, Verilator
 builds one at a time under verilator_lock. Models, firmware and syntheses are cached by their
 inputs, so a benchmark never redoes what another one (or an earlier run) already built.
 
@@ -28,10 +28,10 @@ from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn,
                            TimeRemainingColumn)
 
-from aesoc.bench import Benchmark, BenchContext, BenchResult
-from aesoc.run import set_reuse
-from aesoc.soc import set_profile_guided
-from aesoc.toolchain import REPO, ToolError, set_jobs, set_status, set_verbose
+from aesoc.bench import BenchContext, BenchResult, Benchmark
+from aesoc.common.toolchain import REPO, ToolError, set_jobs, set_status, set_verbose
+from aesoc.sim.harness import set_reuse
+from aesoc.sim.model import set_profile_guided
 
 WIDTH = 60  # characters of a bar's description
 

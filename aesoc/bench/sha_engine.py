@@ -15,15 +15,18 @@ import hashlib
 import json
 from typing import Any
 
-from aesoc import ipblock
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, published, side_by_side
+from aesoc.bench import BenchContext, BenchResult, Benchmark, Table, published, side_by_side
 from aesoc.bench.clock import Clock, soc_clock
-from aesoc.regs import regmap
-from aesoc.run import build_and_run
-from aesoc.soc import ip_sources, load_config
-from aesoc.pnr import Design, stored_synth_runs, synth
-from aesoc.synth import tool_version
-from aesoc.toolchain import REPO, ToolError
+from aesoc.common.toolchain import REPO, ToolError
+from aesoc.fpga.design import Design
+from aesoc.fpga.store import stored_synth_runs
+from aesoc.fpga.synth import tool_version
+from aesoc.fpga.synth_cache import synth
+from aesoc.sim.run import build_and_run
+from aesoc.soc import ipblock
+from aesoc.soc.description import load_config
+from aesoc.soc.regs import regmap
+from aesoc.soc.sources import ip_sources
 
 PROGRAM = REPO / "fw" / "bench" / "sha_engine"
 CONFIG = "full"
@@ -53,12 +56,12 @@ def _kbps(clock: Clock, size: int, cycles: int) -> float:
 
 def _area(ctx: BenchContext, runs: list[str]) -> Table:
     """The whole peripheral (the SoC's module) per engine variant: its sources include the generated
-    register block, so aesoc.synth reads them with the slang frontend."""
+    register block, so aesoc.fpga.synth reads them with the slang frontend."""
     block = ipblock.block("sha")
     names = [SMOKE_VARIANT] if ctx.smoke else block.units["engine"].benchmark_variants
     variants = {v: block.units["engine"].variants[v] for v in names}
     full = {v: block.param_values(params, "sha-engine benchmark") for v, params in variants.items()}
-    # Cached by sources, parameters and Yosys version (aesoc.pnr.synth), the variants side by side.
+    # Cached by sources, parameters and Yosys version (aesoc.fpga.synth_cache.synth), the variants side by side.
     results = side_by_side(ctx, [(f"synthesise {block.module} {v}", lambda v=v: synth(Design(
         f"{block.module}-{v}", block.module, tuple(ip_sources(block)), tuple(full[v].items())), "ice40"))
         for v in variants])

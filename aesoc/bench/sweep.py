@@ -26,12 +26,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from aesoc import soc
-from aesoc.bench import BenchResult, Table
-from aesoc.bench import dma_aes
-from aesoc.plots import bar_chart
-from aesoc.run import build_and_run
-from aesoc.toolchain import BUILD, ToolError, status, write_if_changed
+from aesoc.bench import BenchResult, Table, dma_aes
+from aesoc.bench.plots import bar_chart
+from aesoc.common.toolchain import BUILD, ToolError, status, write_if_changed
+from aesoc.sim.run import build_and_run
+from aesoc.soc import description
 
 CONFIGS = BUILD / "sweep" / "configs"
 RESULT = "sweep"  # results/sweep.json
@@ -81,7 +80,7 @@ def point_config(base: str, point: Point) -> str:
     """The configuration to build for `point`: `base` when it changes nothing, else a description
     under build/sweep/configs/ that inherits `base` (its path). Values are checked against the
     IP manifests when it is elaborated."""
-    config = soc.load_config(base)
+    config = description.load_config(base)
     for inst, param, _ in point:
         if param not in config.instance(inst).params:
             raise ToolError(f"sweep: instance '{inst}' of '{base}' has no parameter {param} "
@@ -96,7 +95,7 @@ def point_config(base: str, point: Point) -> str:
     for inst in dict.fromkeys(inst for inst, _, _ in point):
         lines += ["", f"[ip.{inst}.params]", *(f"{p} = {v}" for i, p, v in point if i == inst)]
     path = write_if_changed(CONFIGS / f"{stem}.toml", "\n".join(lines) + "\n")
-    soc.load_config(str(path))  # a bad value fails here, with the manifest's message
+    description.load_config(str(path))  # a bad value fails here, with the manifest's message
     return str(path)
 
 

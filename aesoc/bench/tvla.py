@@ -21,9 +21,9 @@ import numpy as np
 from scalib.config import Config
 from scalib.metrics import Ttest
 
-from aesoc import ipblock
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Table
-from aesoc.toolchain import BUILD, REPO, ToolError, build_once, tool_slot, verilator_bin, verilator_version
+from aesoc.bench import BenchContext, BenchResult, Benchmark, Table
+from aesoc.common.toolchain import BUILD, REPO, ToolError, build_once, tool_slot, verilator_bin, verilator_version
+from aesoc.soc import ipblock
 
 HARNESS = REPO / "ip" / "aes" / "tests" / "tvla_harness.cpp"
 THRESHOLD = 4.5

@@ -13,12 +13,13 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from aesoc import image
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Table, side_by_side
-from aesoc.firmware import build as build_fw
-from aesoc.run import RunResult, build_and_run
-from aesoc.soc import load_config
-from aesoc.toolchain import BUILD, REPO, ToolError
+from aesoc.bench import BenchContext, BenchResult, Benchmark, Table, side_by_side
+from aesoc.common.toolchain import BUILD, REPO, ToolError
+from aesoc.sim.firmware import build as build_fw
+from aesoc.sim.harness import RunResult
+from aesoc.sim.run import build_and_run
+from aesoc.soc.description import load_config
+from aesoc.xip import image
 
 PROGRAM = REPO / "fw" / "bench" / "xip_exec"
 CONFIG = "full"

@@ -16,13 +16,14 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from aesoc import image
-from aesoc.bench import Benchmark, BenchContext, BenchResult, Point, Table, published, run_line, side_by_side
+from aesoc.bench import BenchContext, BenchResult, Benchmark, Point, Table, published, run_line, side_by_side
 from aesoc.bench.clock import Clock, soc_clock
-from aesoc.firmware import build as build_fw
-from aesoc.run import RunResult, build_and_run
-from aesoc.soc import load_config
-from aesoc.toolchain import BUILD, REPO, ToolError
+from aesoc.common.toolchain import BUILD, REPO, ToolError
+from aesoc.sim.firmware import build as build_fw
+from aesoc.sim.harness import RunResult
+from aesoc.sim.run import build_and_run
+from aesoc.soc.description import load_config
+from aesoc.xip import image
 
 PROGRAM = REPO / "fw" / "bench" / "xip_read"
 CONFIG = "full"
@@ -272,7 +273,7 @@ def _integrity_table(cells: dict[tuple[str, int, str, str, str], dict[str, Any]]
             "area after the region. Every line is checked before any of its bytes is answered.",
             "All cells summed: " + ", ".join(f"{img} {totals[img]}" for img in ("otfad", *layouts))
             + f" cycles. Faster layout: {best.removeprefix('integ-')}; the image tool's default "
-              f"(aesoc.image.DEFAULT_LAYOUT) is {image.DEFAULT_LAYOUT}.",
+              f"(aesoc.xip.image.DEFAULT_LAYOUT) is {image.DEFAULT_LAYOUT}.",
         ],
     )
 

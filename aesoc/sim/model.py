@@ -1,9 +1,8 @@
-"""SoC configurations and the Verilator model of the SoC.
+"""The Verilator model of the SoC: the simulation top (aesoc_sim) with the C++ harness (sim/main.cpp).
 
-A configuration is soc/configs/NAME.toml, the single description of the SoC (aesoc.socdesc); the
-top, the simulation top and the SV package are generated from it (aesoc.socgen). The model is
-built once per configuration (and once more with tracing on demand) and rebuilt only when an RTL
-source, the harness or the description changed.
+The model is built once per configuration (and once more with tracing, activity counting, without
+clock gates or profile-guided on demand) and rebuilt only when an RTL source, the harness or the
+description changed.
 """
 
 from __future__ import annotations
@@ -12,20 +11,20 @@ import hashlib
 import subprocess
 from pathlib import Path
 
-from aesoc import ipblock, regs, shells, socgen
-from aesoc.socdesc import Soc, config_names, elaborate
-from aesoc.toolchain import (BUILD, ONE_COMPILE_UNIT, REPO, ToolError, build_once, generation_lock, log_tail,
-                             save_log, verilator_bin, verilator_version, vexriscv_verilog)
+from aesoc.common.toolchain import (BUILD, ONE_COMPILE_UNIT, REPO, ToolError, build_once, generation_lock, log_tail,
+                                    save_log, verilator_bin, verilator_version)
+from aesoc.sim import firmware
+from aesoc.sim.harness import run
+from aesoc.soc import generate
+from aesoc.soc.description import Soc
+from aesoc.soc.lint import LINT_WAIVERS, verilator_common_args
+from aesoc.soc.sources import rtl_sources
 
 HARNESS = REPO / "sim" / "main.cpp"
-LINT_WAIVERS = REPO / "sim" / "waivers.vlt"
-TOP = "aesoc_top"
 # The simulation top wraps the SoC with simulation-only models (the QSPI flash).
 SIM_TOP = "aesoc_sim"
 # Widest packed signal whose toggles the activity model counts.
 ACTIVITY_MAX_WIDTH = 2048
-# The elaborated description is the configuration.
-SocConfig = Soc
 # What a profile-guided model (build_model's `pgo`) is trained on: firmware folders under fw/, each
 # with the blocks it drives (a configuration trains on those whose blocks it has). The CPU-only
 # program covers the core, caches and SRAM; the others every gated block's driver paths.
@@ -51,69 +50,6 @@ def set_profile_guided(on: bool) -> None:
 def profile_guided_on() -> bool:
     return _profile_guided
 
-__all__ = ["SocConfig", "config_names", "load_config", "rtl_sources", "top_parameters", "lint", "build_model",
-           "alt_top_sources", "lint_alt_top"]
-
-
-def load_config(name: str) -> Soc:
-    return elaborate(name)
-
-
-def _split(paths: list[Path]) -> tuple[list[Path], list[Path]]:
-    """Unique paths in order, as (packages, modules): every package goes before any module."""
-    unique = list(dict.fromkeys(paths))
-    return [p for p in unique if p.name.endswith("_pkg.sv")], [p for p in unique if not p.name.endswith("_pkg.sv")]
-
-
-def rtl_sources(config: Soc, sim: bool = False) -> list[Path]:
-    """Every RTL file of the SoC: the CPU, the generated package, IP blocks (from their manifests)
-    and their generated register blocks, the generated top; with `sim`, also the simulation
-    models and the simulation top."""
-    gen = socgen.generate(config)
-    used = [inst.block for inst in config.instances]
-    used.append(ipblock.block("wb_xbar"))
-    if any(inst.block.idle for inst in config.instances):
-        used.append(ipblock.block("clock_gate"))
-    if sim:
-        used.append(ipblock.block("qspi_flash"))
-    used = list({b.name: b for b in used}.values())
-    packages, modules = _split([p for b in used for p in _block_rtl(b)])
-    # Generated register blocks (their package first) before the IP modules that use them.
-    generated = [f for b in used if b.rdl is not None for f in reg_block(b).sv_files]
-    tops = [gen["top"], *([gen["sim_top"]] if sim else [])]
-    return [vexriscv_verilog(), gen["pkg"], *packages, *generated, *modules, *tops]
-
-
-def _block_rtl(block: ipblock.IpBlock) -> list[Path]:
-    """The manifest's RTL, and for a block whose top is a generated shell, its bridge and shell."""
-    if not block.shell:
-        return list(block.rtl)
-    bus = shells.bus(block.shell)
-    return [*block.rtl, *bus.bridge_files, shells.generate(block, bus.name)]
-
-
-def ip_sources(block: ipblock.IpBlock) -> list[Path]:
-    """One IP's RTL in compile order, from its manifest: packages, its generated register block
-    (package first), then the modules (the generated shell last where the block has one)."""
-    gen = reg_block(block).sv_files if block.rdl is not None else []
-    packages, modules = _split(_block_rtl(block))
-    return [*packages, *gen, *modules]
-
-
-def reg_block(block: ipblock.IpBlock) -> regs.RegBlock:
-    """The generated register block of an IP with a register map (generated when stale)."""
-    assert block.rdl is not None
-    reg = regs.RegBlock(block.rdl.stem, block.rdl)
-    regs.generate(reg)
-    return reg
-
-
-def top_parameters(config: Soc) -> dict[str, int]:
-    """Parameters to set on the top (TOP) of `rtl_sources(config)`: none, the generated top has the
-    configuration built in."""
-    del config
-    return {}
-
 
 def _digest(paths: list[Path], extra: str) -> str:
     h = hashlib.sha256(extra.encode())
@@ -121,44 +57,6 @@ def _digest(paths: list[Path], extra: str) -> str:
         h.update(str(p).encode())
         h.update(p.read_bytes())
     return h.hexdigest()
-
-
-def verilator_common_args(config: Soc, top: str = TOP) -> list[str]:
-    args = ["--top-module", top, "-Wall", "--timescale", "1ns/1ps"]
-    args += [f"-G{k}={v}" for k, v in sorted(top_parameters(config).items())]
-    return args
-
-
-def lint(config: Soc) -> None:
-    """verilator --lint-only -Wall over the whole SoC (only the shipped CPU file is waived), then
-    over every alternative top of its blocks (the SoC does not instantiate those)."""
-    cmd = [verilator_bin(), "--lint-only", *verilator_common_args(config), str(LINT_WAIVERS)]
-    cmd += [str(s) for s in rtl_sources(config)]
-    # Not under verilator_lock: a lint is one short single-threaded process, not a build.
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise ToolError(f"lint of SoC configuration '{config.name}' failed:\n{proc.stdout}{proc.stderr}")
-    for block in {inst.block.name: inst.block for inst in config.instances}.values():
-        for name in block.tops:
-            lint_alt_top(block, name)
-
-
-def alt_top_sources(block: ipblock.IpBlock, name: str) -> list[Path]:
-    """An alternative top's RTL in compile order: the block's core (its generated register block
-    included), then the top's own files."""
-    if name not in block.tops:
-        raise ToolError(f"block '{block.name}' has no top '{name}' (has: {', '.join(block.tops) or 'none'})")
-    return [*shells.core_sources(block), *block.tops[name].rtl]
-
-
-def lint_alt_top(block: ipblock.IpBlock, name: str, params: dict[str, int] | None = None) -> None:
-    """verilator --lint-only -Wall over one alternative top, with the project's and the block's waivers."""
-    cmd = [verilator_bin(), "--lint-only", "-Wall", "--timescale", "1ns/1ps", "--top-module", block.tops[name].module,
-           *(f"-G{k}={v}" for k, v in sorted((params or {}).items())), *map(str, shells.lint_waivers(block)),
-           *map(str, alt_top_sources(block, name))]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise ToolError(f"lint of {block.name} top '{name}' failed:\n{proc.stdout}{proc.stderr}")
 
 
 def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_gates: bool = True,
@@ -179,7 +77,7 @@ def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_
     gated = clock_gates and not activity
     with generation_lock:
         sources = rtl_sources(config, sim=True)
-    gen_dir = socgen.out_dir(config)
+    gen_dir = generate.out_dir(config)
     out_dir = BUILD / "sim" / (config.name + ("-trace" if trace else "") + ("-activity" if activity else "")
                                + ("" if gated or activity else "-ungated") + ("-pgo" if pgo else ""))
     exe = out_dir / "aesoc-sim"
@@ -190,7 +88,7 @@ def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_
     # faster than -O2 (ratio 1.00). One compile unit (ONE_COMPILE_UNIT): without ccache the full model
     # built in 31 CPU-s (25 s wall) instead of 61 (34 s) and simulates as fast (time ratio 1.01, 7
     # paired runs); the activity model in 84 instead of 138 (identical toggles). Verilator's
-    # -fno-inline, which helps the block-test models (aesoc.cocotb_flow), made the full SoC
+    # -fno-inline, which helps the block-test models (aesoc.sim.cocotb_flow), made the full SoC
     # simulate 1.23 times slower.
     # --x-initial fast is safe: with every variable randomly initialised instead (x-initial unique,
     # two seeds) a benchmark ran to identical cycles and output, so reset covers the state that counts.
@@ -267,9 +165,6 @@ def _train_and_rebuild(exe: Path, obj: Path, cflags: str, config: Soc, training:
     """Build the training programs (only now, not on every call of build_model) and run them on
     the instrumented model `exe` (each must exit with status 0), then compile the model again
     from the same C++ with the profile they left in `obj`."""
-    from aesoc import firmware
-    from aesoc.run import run
-
     for folder in training:
         elf = firmware.build(folder, config).elf
         result = run(exe, elf, max_cycles=PGO_TRAINING_MAX_CYCLES, reuse=False)

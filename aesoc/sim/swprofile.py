@@ -186,7 +186,7 @@ def report(prof: Profile, ranges: Iterable[tuple[str, int, int]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """python -m aesoc.swprofile TRACE.fst FIRMWARE.elf [FUNCTION]: the profile by function,
+    """python -m aesoc.sim.swprofile TRACE.fst FIRMWARE.elf [FUNCTION]: the profile by function,
     from the first retirement inside FUNCTION (default: the whole trace)."""
     import sys
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from aesoc.ipblock import IpBlock, MasterPort, SlavePort, block
-from aesoc.toolchain import REPO, ToolError
+from aesoc.common.toolchain import REPO, ToolError
+from aesoc.soc.ipblock import IpBlock, MasterPort, SlavePort, block
 
 CONFIG_DIR = REPO / "soc" / "configs"
 # Bit 31 selects the core's uncached (IO) view: memories decode without it.
@@ -377,3 +377,11 @@ def elaborate(name: str) -> Soc:
         raise ToolError(f"{_where(path)}: unknown key(s) {', '.join(unknown)} "
                         f"(known: inherits, {', '.join(sorted(known))})")
     return _Elaborator(path, data).soc(files)
+
+
+# The elaborated description is the configuration.
+SocConfig = Soc
+
+
+def load_config(name: str) -> Soc:
+    return elaborate(name)

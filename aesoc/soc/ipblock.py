@@ -1,7 +1,7 @@
 """IP manifests: ip/<block>/ip.toml says what a block is made of and how it connects.
 
 A manifest names the SoC-facing module and its RTL in compile order (or, with `shell = "BUS"`, the
-bus whose generated shell `<block>_<BUS>` (aesoc.shells) is that module: then `rtl` lists the core
+bus whose generated shell `<block>_<BUS>` (aesoc.soc.shells) is that module: then `rtl` lists the core
 alone), the SystemRDL register map,
 the driver folder, the parameters (default and legal values), the bus slave and master ports (by
 signal prefix), IRQ outputs, DMA request outputs or the DMA request input, and ports that leave
@@ -26,7 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from aesoc.toolchain import REPO, ToolError
+from aesoc.common.toolchain import REPO, ToolError
 
 IP_DIR = REPO / "ip"
 ROLES = ("peripheral", "cfu", "sysctrl", "memory", "interconnect", "sim_model", "primitive")
@@ -134,7 +134,7 @@ class IpBlock:
     # Simulation-only defines of the block's own tests and shell tests (not its units' tests).
     test_defines: tuple[str, ...] = ()
     # Ceiling of LUT levels between registers on ECP5 with the `full` configuration's parameters
-    # ([timing] max_lut_levels; aesoc.depth, docs/fpga.md "Logic depth"); None: no ceiling.
+    # ([timing] max_lut_levels; aesoc.fpga.depth, docs/fpga.md "Logic depth"); None: no ceiling.
     max_lut_levels: int | None = None
 
     @property

@@ -18,13 +18,12 @@ Wishbone master and window glue).
 from __future__ import annotations
 
 import re
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from aesoc import ipblock, soc
-from aesoc.regs import ADDR_WIDTH
-from aesoc.toolchain import BUILD, ToolError, verilator_bin, write_if_changed
+from aesoc.common.toolchain import BUILD, ToolError, write_if_changed
+from aesoc.soc import ipblock
+from aesoc.soc.regs import ADDR_WIDTH
 
 OUT_DIR = BUILD / "gen" / "shells"
 BRIDGE = ipblock.IP_DIR / "reg_bridge" / "rtl"
@@ -273,35 +272,3 @@ def generate(block: ipblock.IpBlock, bus_name: str, out_dir: Path = OUT_DIR) -> 
     path = out_dir / f"{shell_module(block, bus_name)}.sv"
     text = render(block, bus_name)
     return write_if_changed(path, text)
-
-
-def core_sources(block: ipblock.IpBlock) -> list[Path]:
-    """The block's RTL in compile order without its aesoc Wishbone shell (the manifest's module)
-    and the bridge that shell uses."""
-    return [p for p in soc.ip_sources(block) if p.stem != block.module and not p.is_relative_to(BRIDGE)]
-
-
-def sources(block: ipblock.IpBlock, bus_name: str, out_dir: Path = OUT_DIR) -> list[Path]:
-    """Everything a shell needs, in compile order: the core, the bridge, the shell."""
-    return [*core_sources(block), *bus(bus_name).bridge_files, generate(block, bus_name, out_dir)]
-
-
-def listed_sources(block: ipblock.IpBlock, bus_name: str, out_dir: Path = OUT_DIR) -> list[Path]:
-    """What `aesoc shells --sources` prints: the Verilator waivers first (the generated register
-    block is not lint-clean under -Wall without them), then everything the shell needs."""
-    return [*lint_waivers(block), *sources(block, bus_name, out_dir)]
-
-
-def lint_waivers(block: ipblock.IpBlock) -> list[Path]:
-    """Verilator configuration for a block built alone: the SoC's waivers of the generated register
-    blocks, and the block's own (ip/<block>/tests/waivers.vlt) where it has one."""
-    own = block.folder / "tests" / "waivers.vlt"
-    return [soc.LINT_WAIVERS, *([own] if own.is_file() else [])]
-
-
-def lint(block: ipblock.IpBlock, bus_name: str) -> subprocess.CompletedProcess[str]:
-    """`verilator --lint-only -Wall` over one shell with everything under it."""
-    cmd = [verilator_bin(), "--lint-only", "-Wall", "--top-module", shell_module(block, bus_name),
-           *map(str, listed_sources(block, bus_name))]
-    # Not under verilator_lock: a lint is one short single-threaded process, not a build.
-    return subprocess.run(cmd, capture_output=True, text=True, check=False)

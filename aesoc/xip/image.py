@@ -54,8 +54,8 @@ from cryptography.hazmat.primitives.keywrap import InvalidUnwrap, aes_key_unwrap
 from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
-from aesoc.socdesc import UNCACHED_BIT, elaborate
-from aesoc.toolchain import ToolError, write_atomic
+from aesoc.common.toolchain import ToolError, write_atomic
+from aesoc.soc.description import UNCACHED_BIT, elaborate
 
 # Images are for the XIP controller of this SoC configuration (the flash window's base comes from it).
 IMAGE_CONFIG = "full"

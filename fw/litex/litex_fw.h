@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * litex_fw: start and end of a program the LiteX BIOS boots in the simulation SoC
- * (python3 -m aesoc.litex sim FW_DIR; fw/litex/Makefile builds it).
+ * (python3 -m aesoc.integrate.litex sim FW_DIR; fw/litex/Makefile builds it).
  *
  * Usage:
  *   int main(void) { litex_fw_init(); printf("hello\n"); litex_fw_exit(0); }

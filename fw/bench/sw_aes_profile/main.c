@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sw_aes_profile: one AES-128 CTR call on 1 KB (warm caches) between two cycle-counter reads,
- * for an instruction trace of exactly that window (aesoc.swprofile): the first run prints the
+ * for an instruction trace of exactly that window (aesoc.sim.swprofile): the first run prints the
  * window's cycles, the second traces it. Instead of CTR, -DSW_AES_PROFILE_KEY traces one warm
  * AES-128 key expansion (swc_aes_setkey_enc), -DSW_AES_PROFILE_CBC one CBC encryption of 1 KB,
  * -DSW_AES_PROFILE_SHA256 one SHA-256 of 1 KB.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aesoc import ipblock
+from aesoc.soc import ipblock
 
 _ENGINE = ipblock.block("aes").units["engine"]
 IP_DIR: Path = ipblock.block("aes").folder

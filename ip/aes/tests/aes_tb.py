@@ -16,7 +16,7 @@ from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, SimTimeoutError, 
 
 # This checkout's aesoc, even where the simulator's Python would find another installed copy.
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-from aesoc.regs import regmap  # noqa: E402
+from aesoc.soc.regs import regmap  # noqa: E402
 
 # The engine's encodings: the enums of the register map (ip/aes/data/aes.rdl).
 _ENUMS = regmap("aes").enums

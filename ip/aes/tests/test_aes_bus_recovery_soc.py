@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-from aesoc.regs import regmap
-from aesoc.run import build_and_run
-from aesoc.soc import load_config
-from aesoc.toolchain import REPO
+from aesoc.common.toolchain import REPO
+from aesoc.sim.run import build_and_run
+from aesoc.soc.description import load_config
+from aesoc.soc.regs import regmap
 
 KEY = bytes(range(16))
 PT = bytes.fromhex("00112233445566778899aabbccddeeff")

@@ -7,11 +7,11 @@ import struct
 
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-from aesoc import outcome
-from aesoc.regs import regmap
-from aesoc.run import build_and_run
-from aesoc.soc import load_config
-from aesoc.toolchain import REPO
+from aesoc.common import outcome
+from aesoc.common.toolchain import REPO
+from aesoc.sim.run import build_and_run
+from aesoc.soc.description import load_config
+from aesoc.soc.regs import regmap
 
 DIFF_BLOCKS = 6
 MODE = regmap("aes").enums["aes_mode_e"]  # name -> CTRL.MODE code

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from test_aes_dev_soc import _reference, _take, _words
 
-from aesoc.run import build_and_run
-from aesoc.toolchain import REPO
+from aesoc.common.toolchain import REPO
+from aesoc.sim.run import build_and_run
 
 CASES = 24
 MAX_BLOCKS = 24

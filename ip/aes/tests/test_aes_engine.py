@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from aes_ip import TB_SOURCES, VARIANTS, VERILATOR_ARGS, defines_of
-from aesoc.cocotb_flow import run_cocotb
+from aesoc.sim.cocotb_flow import run_cocotb
 
 HERE = Path(__file__).resolve().parent
 

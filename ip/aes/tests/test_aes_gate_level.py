@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from aes_ip import IP_DIR, RTL_SOURCES, VARIANTS, VERILATOR_ARGS
-from aesoc.cocotb_flow import run_cocotb
-from aesoc.synth import GATE_SIM_ARGS, ice40_cells_sim, synthesize
-from aesoc.toolchain import BUILD
+from aesoc.common.toolchain import BUILD
+from aesoc.fpga.synth import GATE_SIM_ARGS, ice40_cells_sim, synthesize
+from aesoc.sim.cocotb_flow import run_cocotb
 
 HERE = Path(__file__).resolve().parent
 GATE_VARIANTS = ("c32-aes128-bram-ecb-ctr32", "c32", "r1", "r2")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from aesoc.run import build_and_run
-from aesoc.toolchain import REPO
+from aesoc.common.toolchain import REPO
+from aesoc.sim.run import build_and_run
 
 
 def test_aes_gcm_dma() -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from aesoc.run import build_and_run
-from aesoc.soc import load_config
-from aesoc.toolchain import REPO
+from aesoc.common.toolchain import REPO
+from aesoc.sim.run import build_and_run
+from aesoc.soc.description import load_config
 from gcm_ref import read_gcm_rsp
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from aesoc.cocotb_flow import run_cocotb
-from aesoc.toolchain import verilator_bin
+from aesoc.common.toolchain import verilator_bin
+from aesoc.sim.cocotb_flow import run_cocotb
 
 HERE = Path(__file__).resolve().parent
 SOURCES = [HERE.parent / "rtl" / "aes_ghash.sv"]

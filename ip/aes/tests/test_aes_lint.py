@@ -7,8 +7,8 @@ import subprocess
 import pytest
 
 from aes_ip import RTL_SOURCES, TB_SOURCES, VARIANTS, defines_of
-from aesoc.synth import elaborate_check
-from aesoc.toolchain import BUILD, verilator_bin
+from aesoc.common.toolchain import BUILD, verilator_bin
+from aesoc.fpga.synth import elaborate_check
 
 pytestmark = pytest.mark.no_model
 

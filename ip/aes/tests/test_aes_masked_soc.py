@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from aesoc.run import build_and_run
-from aesoc.soc import load_config
+from aesoc.sim.run import build_and_run
+from aesoc.soc.description import load_config
 
 FIRMWARE = Path(__file__).parent / "fw_masked"
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 
-from aesoc.cocotb_flow import run_cocotb
-from aesoc.ipblock import block
-from aesoc.synth import GATE_SIM_ARGS, ice40_cells_sim, synthesize
-from aesoc.toolchain import BUILD
+from aesoc.common.toolchain import BUILD
+from aesoc.fpga.synth import GATE_SIM_ARGS, ice40_cells_sim, synthesize
+from aesoc.sim.cocotb_flow import run_cocotb
+from aesoc.soc.ipblock import block
 
 HERE = Path(__file__).resolve().parent
 SOURCES = list(block("aes_cfu").rtl)  # the manifest, ip/aes_cfu/ip.toml

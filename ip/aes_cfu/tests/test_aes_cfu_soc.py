@@ -9,8 +9,8 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-from aesoc.run import build_and_run
-from aesoc.toolchain import REPO
+from aesoc.common.toolchain import REPO
+from aesoc.sim.run import build_and_run
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from zkn_model import aes32  # noqa: E402

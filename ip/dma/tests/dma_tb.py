@@ -21,7 +21,7 @@ import cocotb
 
 # This checkout's aesoc, even where the simulator's Python would find another installed copy.
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-from aesoc import regs  # noqa: E402
+from aesoc.soc import regs  # noqa: E402
 
 # Byte map of tb_dma.sv.
 MEM0 = 0x0000_0000

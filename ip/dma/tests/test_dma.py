@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from aesoc import ipblock
-from aesoc.soc import ip_sources
-from aesoc.cocotb_flow import run_cocotb
-from aesoc.toolchain import REPO
+from aesoc.common.toolchain import REPO
+from aesoc.sim.cocotb_flow import run_cocotb
+from aesoc.soc import ipblock
+from aesoc.soc.sources import ip_sources
 
 HERE = Path(__file__).resolve().parent
 RTL = HERE.parent / "rtl"

@@ -8,10 +8,10 @@ import subprocess
 
 import pytest
 
-from aesoc import ipblock
-from aesoc.soc import ip_sources
-from aesoc.synth import elaborate_check
-from aesoc.toolchain import BUILD, REPO, verilator_bin
+from aesoc.common.toolchain import BUILD, REPO, verilator_bin
+from aesoc.fpga.synth import elaborate_check
+from aesoc.soc import ipblock
+from aesoc.soc.sources import ip_sources
 
 from test_dma import sources
 

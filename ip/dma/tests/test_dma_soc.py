@@ -4,8 +4,8 @@ checks every result itself (data compared byte for byte, error codes, interrupt 
 
 from __future__ import annotations
 
-from aesoc.run import build_and_run
-from aesoc.toolchain import REPO
+from aesoc.common.toolchain import REPO
+from aesoc.sim.run import build_and_run
 
 
 def test_dma_in_soc() -> None:

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from aesoc import regs
-from aesoc.firmware import ARCH_FLAGS, COMMON_FLAGS
-from aesoc.toolchain import RISCV_PREFIX
+from aesoc.common.toolchain import RISCV_PREFIX
+from aesoc.sim.firmware import ARCH_FLAGS, COMMON_FLAGS
+from aesoc.soc import regs
 
 from dma_tb import regmap
 

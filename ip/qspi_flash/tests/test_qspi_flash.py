@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from aesoc.cocotb_flow import build_dir_for, run_cocotb
-from aesoc.toolchain import BUILD, verilator_bin, verilator_lock
+from aesoc.common.toolchain import BUILD, verilator_bin, verilator_lock
+from aesoc.sim.cocotb_flow import build_dir_for, run_cocotb
 
 TESTS = Path(__file__).resolve().parent
 RTL = TESTS.parent / "rtl"

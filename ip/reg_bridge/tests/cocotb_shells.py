@@ -23,8 +23,8 @@ from cocotb.utils import get_sim_time
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-from aesoc.regs import Field, regmap  # noqa: E402
-from aesoc.shells import MAX_WAIT_DEFAULT  # noqa: E402
+from aesoc.soc.regs import Field, regmap  # noqa: E402
+from aesoc.soc.shells import MAX_WAIT_DEFAULT  # noqa: E402
 
 BLOCK = os.environ["SHELL_BLOCK"]
 BUS = os.environ["SHELL_BUS"]
@@ -215,7 +215,7 @@ async def start(dut) -> Port:
     return port
 
 
-# ---- register access from the SystemRDL (aesoc.regs.RegMap) ----
+# ---- register access from the SystemRDL (aesoc.soc.regs.RegMap) ----
 
 def _mask(fields: list[Field]) -> int:
     return sum(f.mask for f in fields)

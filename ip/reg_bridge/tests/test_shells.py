@@ -1,4 +1,4 @@
-"""Every register-bearing IP under every generated bus shell (aesoc.shells), with bus models
+"""Every register-bearing IP under every generated bus shell (aesoc.soc.shells), with bus models
 from PyPI: registers, write-only keys, unmapped offsets, the AES vectors, the bounded wait, held
 accesses given up and the recovery after them, byte strobes, unaligned addresses and writes to
 read-only registers (docs/integration.md)."""
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from aesoc import shells
-from aesoc.cocotb_flow import run_cocotb
+from aesoc.sim.cocotb_flow import run_cocotb
+from aesoc.soc import lint, shells, sources
 
 HERE = Path(__file__).resolve().parent
 CASES = [(b.name, bus) for b in shells.shell_blocks() for bus in shells.BUSES]
@@ -26,7 +26,7 @@ def test_shell(block: str, bus: str) -> None:
     short = block == "sha" and shells.bus(bus).clocked
     run_cocotb(
         toplevel=shells.shell_module(blk, bus),
-        sources=[*shells.lint_waivers(blk), *shells.sources(blk, bus)],
+        sources=[*lint.lint_waivers(blk), *sources.shell_sources(blk, bus)],
         test_module="cocotb_shells",
         test_dir=HERE,
         parameters={"MaxWait": SHA_MAX_WAIT} if short else None,
@@ -37,6 +37,6 @@ def test_shell(block: str, bus: str) -> None:
 
 def test_every_register_ip_has_shells() -> None:
     """Each IP with a register map gets shells (a new one in the same shape joins by itself)."""
-    from aesoc import ipblock
+    from aesoc.soc import ipblock
     with_regs = {b.name for b in ipblock.blocks().values() if b.rdl is not None}
     assert with_regs == {b.name for b in shells.shell_blocks()}

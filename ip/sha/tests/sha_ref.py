@@ -13,7 +13,7 @@ import cryptography_vectors
 
 # This checkout's aesoc, even where the simulator's Python would find another installed copy.
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-from aesoc.regs import regmap  # noqa: E402
+from aesoc.soc.regs import regmap  # noqa: E402
 
 _ENUMS = regmap("sha").enums
 ALG_CODE: dict[str, int] = _ENUMS["sha_alg_e"]

@@ -29,9 +29,9 @@ from typing import Any
 
 import pytest
 
-from aesoc.run import build_and_run
-from aesoc.soc import load_config
-from aesoc.toolchain import BUILD, REPO, write_if_changed
+from aesoc.common.toolchain import BUILD, REPO, write_if_changed
+from aesoc.sim.run import build_and_run
+from aesoc.soc.description import load_config
 from sha_ref import ALGS, Alg, CBlob, algs_for, monte_vectors, msg_vectors
 
 PROGRAM = REPO / "fw" / "tests" / "sha_cavp"

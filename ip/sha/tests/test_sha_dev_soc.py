@@ -4,9 +4,9 @@ against hashlib; error cases and driver argument checks are self-checked in firm
 
 from __future__ import annotations
 
-from aesoc.run import build_and_run
-from aesoc.soc import load_config
-from aesoc.toolchain import REPO
+from aesoc.common.toolchain import REPO
+from aesoc.sim.run import build_and_run
+from aesoc.soc.description import load_config
 from sha_ref import ALG_CODE, ALGS
 
 FIPS_MSGS = [b"abc", b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",

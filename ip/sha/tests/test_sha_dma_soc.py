@@ -4,8 +4,8 @@ error path is self-checked in firmware."""
 
 from __future__ import annotations
 
-from aesoc.run import build_and_run
-from aesoc.toolchain import REPO
+from aesoc.common.toolchain import REPO
+from aesoc.sim.run import build_and_run
 from sha_ref import ALG_CODE, ALGS
 
 BY_CODE = {code: ALGS[name] for name, code in ALG_CODE.items()}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from aesoc.cocotb_flow import run_cocotb
+from aesoc.sim.cocotb_flow import run_cocotb
 from sha_ip import RTL_SOURCES, VARIANTS, VERILATOR_ARGS
 
 HERE = Path(__file__).resolve().parent

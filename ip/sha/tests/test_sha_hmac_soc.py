@@ -15,8 +15,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from aesoc.run import build_and_run
-from aesoc.toolchain import BUILD, REPO, write_if_changed
+from aesoc.common.toolchain import BUILD, REPO, write_if_changed
+from aesoc.sim.run import build_and_run
 from sha_ref import ALGS, Alg, CBlob, algs_for
 
 PROGRAM = REPO / "fw" / "tests" / "sha_hmac"

@@ -8,10 +8,10 @@ import subprocess
 
 import pytest
 
-from aesoc import ipblock, regs
-from aesoc.soc import ip_sources
-from aesoc.synth import elaborate_check
-from aesoc.toolchain import BUILD, REPO, verilator_bin
+from aesoc.common.toolchain import BUILD, REPO, verilator_bin
+from aesoc.fpga.synth import elaborate_check
+from aesoc.soc import ipblock, regs
+from aesoc.soc.sources import ip_sources
 from sha_ip import RTL_SOURCES, VARIANTS
 
 pytestmark = pytest.mark.no_model
@@ -37,6 +37,6 @@ def test_sha_yosys_parse(variant: str) -> None:
 
 
 def test_sha_pkg_encodings_are_generated() -> None:
-    """sha_pkg.sv holds the constants aesoc.regs writes from the RDL, not a hand-typed copy."""
+    """sha_pkg.sv holds the constants aesoc.soc.regs writes from the RDL, not a hand-typed copy."""
     generated = regs.sv_enum_constants("sha", ENUM_PREFIXES)
     assert generated in (REPO / "ip" / "sha" / "rtl" / "sha_pkg.sv").read_text()

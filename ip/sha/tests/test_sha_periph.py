@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from aesoc import ipblock
-from aesoc.cocotb_flow import run_cocotb
-from aesoc.soc import ip_sources
-from aesoc.toolchain import REPO
+from aesoc.common.toolchain import REPO
+from aesoc.sim.cocotb_flow import run_cocotb
+from aesoc.soc import ipblock
+from aesoc.soc.sources import ip_sources
 from sha_ip import VARIANTS, VERILATOR_ARGS
 
 HERE = Path(__file__).resolve().parent

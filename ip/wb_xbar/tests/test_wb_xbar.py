@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from aesoc.cocotb_flow import run_cocotb
+from aesoc.sim.cocotb_flow import run_cocotb
 
 TESTS = Path(__file__).resolve().parent
 # The cocotb module sits next to this file; it is imported for the shared address map.

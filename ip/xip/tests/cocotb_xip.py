@@ -16,7 +16,7 @@ from typing import Any
 import cocotb
 from cocotb.triggers import RisingEdge
 
-from aesoc import image as imgtool
+from aesoc.xip import image as imgtool
 from xip_tb import (CMD_FAST, CMD_QIO, CMD_QOUT, CMD_READ, MODEL_DUMMY, Region, XipTb, encrypt_image,
                     field, get_field, random_regions, region_fields, word_at)
 
@@ -511,7 +511,7 @@ async def lock(dut: Any) -> None:
 
 @cocotb.test()
 async def image_tool_boot(dut: Any) -> None:
-    """End to end with the host tool: an image from aesoc.image, contexts armed the way boot
+    """End to end with the host tool: an image from aesoc.xip.image, contexts armed the way boot
     code does it (each blob's words read through the flash window and copied into KEYBLOB), then
     the whole firmware reads back in clear."""
     tb = await start(dut)

@@ -13,7 +13,7 @@ import cocotb
 from cryptography.hazmat.primitives import cmac
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-from aesoc.image import FLAG_ENABLE, FLAG_INTEGRITY, FLAG_SEPARATE, ContextFields
+from aesoc.xip.image import ContextFields, FLAG_ENABLE, FLAG_INTEGRITY, FLAG_SEPARATE
 from cocotb_xip import check_word, go_idle, start
 from xip_tb import _MAP, Region, XipTb, field, get_field
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from aesoc import ipblock
-from aesoc.soc import ip_sources
-from aesoc.cocotb_flow import run_cocotb
-from aesoc.toolchain import REPO, verilator_bin
+from aesoc.common.toolchain import REPO, verilator_bin
+from aesoc.sim.cocotb_flow import run_cocotb
+from aesoc.soc import ipblock
+from aesoc.soc.sources import ip_sources
 
 TESTS = Path(__file__).resolve().parent
 

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from aesoc import ipblock
-from aesoc.cocotb_flow import run_cocotb
-from aesoc.soc import alt_top_sources, lint_alt_top
-from aesoc.synth import elaborate_check
-from aesoc.toolchain import BUILD, REPO
+from aesoc.common.toolchain import BUILD, REPO
+from aesoc.fpga.synth import elaborate_check
+from aesoc.sim.cocotb_flow import run_cocotb
+from aesoc.soc import ipblock
+from aesoc.soc.lint import lint_alt_top
+from aesoc.soc.sources import alt_top_sources
 
 TESTS = Path(__file__).resolve().parent
 

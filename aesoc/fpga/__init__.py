@@ -1,0 +1,1 @@
+"""FPGA flow: synthesis, area, place and route with its cache and placement store."""

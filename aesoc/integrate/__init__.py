@@ -1,0 +1,1 @@
+"""Integration into other frameworks: LiteX SoCs and FuseSoC cores."""

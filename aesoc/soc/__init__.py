@@ -1,0 +1,2 @@
+"""The SoC as hardware: IP manifests, register maps, the description, the generated tops and
+shells, RTL source lists in compile order, lint."""
