@@ -87,7 +87,7 @@ def test_committed_cores_are_current() -> None:
 def test_generator_refuses_an_unknown_block(tmp_path: Path) -> None:
     config = tmp_path / "input.yml"
     config.write_text("gapi: '1.0'\nparameters: {block: nowhere}\n")
-    proc = subprocess.run([sys.executable, str(REPO / "aesoc" / "fusesoc.py"), str(config)], cwd=tmp_path,
+    proc = subprocess.run([sys.executable, str(REPO / "aesoc" / "integrate" / "fusesoc.py"), str(config)], cwd=tmp_path,
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 2 and "'block' must be one of" in proc.stderr
     assert not list(tmp_path.glob("*.core"))
