@@ -125,7 +125,7 @@ def test_register_doc_is_the_generators_output(block: str, tmp_path: Path) -> No
     regs.write_doc(b, fresh, str(b.rdl.relative_to(REPO)))
     assert b.doc.read_text() == fresh.read_text(), (
         f"{b.doc.relative_to(REPO)} is not the generator's output: run rm build/gen/{block}/.inputs.json; "
-        f"python3 -c 'from aesoc import regs; regs.generate_all()'")
+        f"python3 -c 'from aesoc.soc import regs; regs.generate_all()'")
     doc = fresh.read_text()
     for enum, members in regs.regmap(block).enums.items():
         assert f"Encodings ({enum}):" in doc, enum

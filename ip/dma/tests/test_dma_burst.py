@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aesoc.cocotb_flow import run_cocotb
+from aesoc.sim.cocotb_flow import run_cocotb
 
 HERE = Path(__file__).resolve().parent
 
