@@ -70,23 +70,14 @@ module aes_cipher_core #(
   logic [255:0] dkey_q, dkey_d;  // decryption key: window Nr of the schedule
   logic [1:0]   klen_q, klen_d;
   logic         kvalid_q, kvalid_d, dkvalid_q, dkvalid_d;
+  logic [3:0]   nr;
   logic [255:0] key_in;
   logic [1:0]   klen_in;
   logic         key_load;        // key_we_i taken this cycle
   logic         dkey_load;       // derived decryption key written this cycle
   logic [255:0] dkey_new;
 
-  // Iterative cores: stage s of a cycle runs round q = cnt * NS + s + 1 (if q <= Nr) with key
-  // step `step`. Computed from the next count into registers, so the count arithmetic and its
-  // compare are not in series with the key step and the round.
-  function automatic logic [5:0] stage_ctl(logic [3:0] cnt, logic dec, logic [3:0] rounds,
-                                           int unsigned s);
-    logic [4:0] q;
-    q = 5'(cnt) * 5'(NS) + 5'(s + 1);
-    stage_ctl = {q <= {1'b0, rounds}, q == {1'b0, rounds},
-                 dec ? 4'({1'b0, rounds} - q) : 4'(q - 5'd1)};
-  endfunction
-  localparam logic [3:0] NR_RESET = aes_pkg::num_rounds(aes_pkg::AES_KEY_128);  // klen_q at reset
+  assign nr = aes_pkg::num_rounds(klen_q);
 
   always_comb begin
     klen_in = (KeyLenMax == 128) ? aes_pkg::AES_KEY_128 : key_len_i;
@@ -170,12 +161,6 @@ module aes_cipher_core #(
     logic [3:0]   cnt_q, cnt_d;
     logic         dec_q, dec_d;
     logic         last, accept;
-    // Per stage {en, final, step} of the current cycle (stage_ctl), and "the last cycle of the
-    // block or derivation", registered from the next-state values. Stored relative to their
-    // values at reset (count 0, encryption, AES-128), so a cleared core holds only zeros.
-    logic [6*NS-1:0] ctl_q, ctl_d, ctl, ctl_rst;
-    logic            last_q, last_d, last_rst;
-    logic [3:0]      nr_d;
     // SplitRound: the first half's result and which half runs (0: SubBytes, 1: the rest).
     logic [127:0] mid_q, mid_d, run_mid;
     logic         half_q, half_d;
@@ -185,6 +170,7 @@ module aes_cipher_core #(
     logic [255:0] run_win;
 
     for (genvar s = 0; s < NS; s++) begin : gen_stage
+      logic [4:0]   q;
       logic         en;
       logic [3:0]   step;
       logic [255:0] win_in, kw, win_out;
@@ -200,8 +186,9 @@ module aes_cipher_core #(
         assign win_in     = gen_stage[s - 1].win_out;
       end
 
-      logic fin;
-      assign {en, fin, step} = ctl[6 * s +: 6];
+      assign q    = 5'(cnt_q) * 5'(NS) + 5'(s + 1);
+      assign en   = q <= {1'b0, nr};
+      assign step = dec_q ? 4'({1'b0, nr} - q) : 4'(q - 5'd1);
 
       aes_key_expand #(
         .KeyLenMax(KeyLenMax),
@@ -223,7 +210,7 @@ module aes_cipher_core #(
         .state_i(st_in),
         .rk_i   (SplitRound ? win_in[255:128] : kw[255:128]),
         .dec_i  (dec_q),
-        .final_i(fin),
+        .final_i(q == {1'b0, nr}),
         .sub_i  (mid_q),
         .sub_o  (sub),
         .state_o(rs)
@@ -237,22 +224,7 @@ module aes_cipher_core #(
     assign run_win   = gen_stage[NS - 1].win_out;
     assign run_mid   = gen_stage[0].sub;
 
-    assign nr_d      = aes_pkg::num_rounds(klen_d);
-    assign last_rst  = NS >= NR_RESET;
-    assign last_d    = ((5'(cnt_d) + 5'd1) * 5'(NS) >= {1'b0, nr_d}) ^ last_rst;
-    assign last      = last_q ^ last_rst;
-    // Two blocks: one holding both would make ctl (through ctl_rst) look like a function of cnt_d.
-    always_comb begin
-      for (int unsigned s = 0; s < NS; s++) begin
-        ctl_rst[6 * s +: 6] = stage_ctl(4'd0, 1'b0, NR_RESET, s);
-      end
-    end
-    always_comb begin
-      for (int unsigned s = 0; s < NS; s++) begin
-        ctl_d[6 * s +: 6] = stage_ctl(cnt_d, dec_d, nr_d, s) ^ ctl_rst[6 * s +: 6];
-      end
-    end
-    assign ctl = ctl_q ^ ctl_rst;
+    assign last      = (5'(cnt_q) + 5'd1) * 5'(NS) >= {1'b0, nr};
     assign dkey_new  = run_win;
     assign accept    = in_valid_i & in_ready_o;
 
@@ -352,19 +324,6 @@ module aes_cipher_core #(
       end
     end
 
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        ctl_q  <= '0;
-        last_q <= 1'b0;
-      end else if (clear_i) begin
-        ctl_q  <= '0;
-        last_q <= 1'b0;
-      end else begin
-        ctl_q  <= ctl_d;
-        last_q <= last_d;
-      end
-    end
-
     if (SplitRound) begin : gen_mid
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
@@ -409,9 +368,6 @@ module aes_cipher_core #(
     logic           dec_q, dec_d, kgen_q, kgen_d;
     logic           adv, accept, empty, bwd;
     logic [127:0]   rk0;
-    logic [3:0]     nr;
-
-    assign nr = aes_pkg::num_rounds(klen_q);
 
     // Round-key chain: static while blocks are in flight, forward during derivation.
     assign bwd          = dec_q & ~kgen_q;
