@@ -121,13 +121,19 @@ def loglog_chart(path: Path, series: dict[str, Sequence[tuple[float, float]]], *
             continue
         xs, ys = zip(*positive)
         ax.plot(xs, ys, label=name, **styles[name])
-    ax.set_xscale("log", base=2)
+    return _save_loglog(fig, ax, path, title=title, xlabel=xlabel, ylabel=ylabel, xbase=2, legend=bool(ax.lines))
+
+
+def _save_loglog(fig: Any, ax: Any, path: Path, *, title: str, xlabel: str, ylabel: str, xbase: int,
+                 legend: bool) -> str:
+    """Both axes logarithmic, labels, grid and the legend outside on the right; writes the file."""
+    ax.set_xscale("log", base=xbase)
     ax.set_yscale("log")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.grid(True, which="both", alpha=0.3)
-    if ax.lines:
+    if legend:
         ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -163,15 +169,5 @@ def pareto_chart(path: Path, groups: dict[str, Sequence[tuple[str, float, float]
         if len(front) > 1:
             ax.step([p[1] for p in front], [p[2] for p in front], where="post", color=colour, alpha=0.6,
                     linestyle="--", label=f"{group}: Pareto front")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    ax.grid(True, which="both", alpha=0.3)
-    if ax.collections:
-        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path.name
+    return _save_loglog(fig, ax, path, title=title, xlabel=xlabel, ylabel=ylabel, xbase=10,
+                        legend=bool(ax.collections))
