@@ -159,7 +159,7 @@ def render(block: ipblock.IpBlock) -> str:
     bridge_files = set(ipblock.block(BRIDGES).rtl)
     for name, top in block.tops.items():
         lines += [f"  top_{name}:",
-                  *_files(_own([f for f in top.rtl if f not in bridge_files], folder, block.name),
+                  *_files(_own([f for f in top.rtl if f not in bridge_files | set_files], folder, block.name),
                           "systemVerilogSource")]
     lines += ["", "generate:", "  shells:", f"    generator: {GENERATOR}", f"    parameters: {{block: {block.name}}}",
               "    position: prepend", "", "parameters:"]

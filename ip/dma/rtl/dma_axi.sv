@@ -4,10 +4,10 @@
 
 // The alternative to dma_wb for an AXI system (ip.toml [top.axi]); dma_periph is the same.
 // Register slave: the shared AXI4-Lite bridge (ip/reg_bridge/rtl/reg_bridge_axil.sv), with its
-// bound MaxWait on a held access and its timeout_o. Master: the read engine drives the AR and R
-// channels (dma_axi_rd), the write engine AW, W and B (dma_axi_wr); each keeps one burst
-// outstanding, and the two run independently, as the two Wishbone masters do. AxQOS is 0xF during
-// the bursts of a channel with CTRL.BUS_PRIO, else 0. Windows as in dma_wb.
+// bound MaxWait on a held access and its timeout_o. Master: the shared AXI4 burst master
+// (ip/axi_master); the read engine drives its AR and R channels, the write engine AW, W and B;
+// each keeps one burst outstanding, and the two run independently, as the two Wishbone masters
+// do. AxQOS is 0xF during the bursts of a channel with CTRL.BUS_PRIO, else 0. Windows as in dma_wb.
 module dma_axi #(
   parameter int unsigned          FifoDepth = 32,
   parameter int unsigned          NumReq    = 4,
@@ -99,7 +99,7 @@ module dma_axi #(
   logic [29:0] rd_addr, wr_addr;
   logic [3:0]  rd_beats, wr_beats;
   logic [31:0] rd_data, wr_data;
-  logic        periph_idle, rd_idle, wr_idle;
+  logic        periph_idle, axi_idle;
   logic        axil_busy_q;   // an AXI4-Lite access taken and not yet answered (for idle_o)
 
   reg_bridge_axil #(
@@ -190,17 +190,25 @@ module dma_axi #(
     .idle_o             (periph_idle)
   );
 
-  dma_axi_rd #(.IdWidth(IdWidth)) u_rd (
+  axi_master #(.IdWidth(IdWidth)) u_master (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
-    .req_i         (rd_req),
-    .addr_i        (rd_addr),
-    .beats_i       (rd_beats),
-    .fixed_i       (rd_fixed),
-    .prio_i        (rd_prio),
-    .data_o        (rd_data),
-    .ack_o         (rd_ack),
-    .err_o         (rd_err),
+    .rd_req_i      (rd_req),
+    .rd_addr_i     (rd_addr),
+    .rd_beats_i    (rd_beats),
+    .rd_fixed_i    (rd_fixed),
+    .rd_prio_i     (rd_prio),
+    .rd_data_o     (rd_data),
+    .rd_ack_o      (rd_ack),
+    .rd_err_o      (rd_err),
+    .wr_req_i      (wr_req),
+    .wr_addr_i     (wr_addr),
+    .wr_beats_i    (wr_beats),
+    .wr_fixed_i    (wr_fixed),
+    .wr_prio_i     (wr_prio),
+    .wr_data_i     (wr_data),
+    .wr_ack_o      (wr_ack),
+    .wr_err_o      (wr_err),
     .m_axi_arid    (m_axi_arid),
     .m_axi_araddr  (m_axi_araddr),
     .m_axi_arlen   (m_axi_arlen),
@@ -218,20 +226,6 @@ module dma_axi #(
     .m_axi_rlast   (m_axi_rlast),
     .m_axi_rvalid  (m_axi_rvalid),
     .m_axi_rready  (m_axi_rready),
-    .idle_o        (rd_idle)
-  );
-
-  dma_axi_wr #(.IdWidth(IdWidth)) u_wr (
-    .clk_i         (clk_i),
-    .rst_ni        (rst_ni),
-    .req_i         (wr_req),
-    .addr_i        (wr_addr),
-    .beats_i       (wr_beats),
-    .fixed_i       (wr_fixed),
-    .prio_i        (wr_prio),
-    .data_i        (wr_data),
-    .ack_o         (wr_ack),
-    .err_o         (wr_err),
     .m_axi_awid    (m_axi_awid),
     .m_axi_awaddr  (m_axi_awaddr),
     .m_axi_awlen   (m_axi_awlen),
@@ -252,7 +246,7 @@ module dma_axi #(
     .m_axi_bresp   (m_axi_bresp),
     .m_axi_bvalid  (m_axi_bvalid),
     .m_axi_bready  (m_axi_bready),
-    .idle_o        (wr_idle)
+    .idle_o        (axi_idle)
   );
 
   // ---- idle_o (simulation clock gating) ----
@@ -261,7 +255,7 @@ module dma_axi #(
   // window the bridge and its reg_bridge_core are idle (the core's wait counter clears in the
   // cycle after the register file answers, while B/R is still pending), and their registers move
   // only when an access is taken, so a VALID on AW, W or AR keeps the controller awake. The AXI
-  // masters: no burst running or asked for.
+  // master: no burst running or asked for.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       axil_busy_q <= 1'b0;
@@ -272,7 +266,7 @@ module dma_axi #(
     end
   end
 
-  assign idle_o = periph_idle & rd_idle & wr_idle & ~axil_busy_q &
+  assign idle_o = periph_idle & axi_idle & ~axil_busy_q &
                   ~s_axil_awvalid & ~s_axil_wvalid & ~s_axil_arvalid;
 
   // AXI bursts take their length up front (beats), not the Wishbone end-of-burst flags.
