@@ -12,6 +12,7 @@
 #include <libelf.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -29,6 +30,7 @@
 #include "aesoc_sim_map.h"  // generated from the SoC description: kMemoryScopes
 #include "svdpi.h"
 #include "verilated.h"
+#include "verilated_syms.h"
 #if VM_TRACE
 #include "verilated_fst_c.h"
 #endif
@@ -64,6 +66,9 @@ struct Options {
   std::string trace;
   uint64_t trace_from = 0;
   uint64_t trace_to = UINT64_MAX;
+  std::string power;       // power traces out (binary), see PowerCapture
+  std::string power_regs;  // the registers summed: one "SCOPE VARIABLE" per line
+  uint64_t power_samples = 0;
 };
 
 struct MemBank {
@@ -101,7 +106,8 @@ uint64_t parse_number(const char *flag, const char *text) {
 void usage() {
   std::fprintf(stderr,
                "usage: aesoc-sim [--max-cycles N] [--flash-image FILE.bin] [--kek HEX32] "
-               "[--otp-integ-req 0|1] [--otp-min-version N] [--trace FILE.fst [--trace-from C] [--trace-to C]] FIRMWARE.elf\n");
+               "[--otp-integ-req 0|1] [--otp-min-version N] [--trace FILE.fst [--trace-from C] [--trace-to C]] "
+               "[--power FILE.bin --power-regs LIST --power-samples N] FIRMWARE.elf\n");
 }
 
 Options parse_args(int argc, char **argv) {
@@ -133,6 +139,12 @@ Options parse_args(int argc, char **argv) {
       opt.trace_from = parse_number("--trace-from", value("--trace-from"));
     } else if (arg == "--trace-to") {
       opt.trace_to = parse_number("--trace-to", value("--trace-to"));
+    } else if (arg == "--power") {
+      opt.power = value("--power");
+    } else if (arg == "--power-regs") {
+      opt.power_regs = value("--power-regs");
+    } else if (arg == "--power-samples") {
+      opt.power_samples = parse_number("--power-samples", value("--power-samples"));
     } else if (arg == "-h" || arg == "--help") {
       usage();
       std::exit(0);
@@ -152,6 +164,12 @@ Options parse_args(int argc, char **argv) {
   }
   if (opt.trace_to < opt.trace_from) {
     fail("--trace-to is before --trace-from");
+  }
+  if (!opt.power.empty() && (opt.power_regs.empty() || opt.power_samples == 0 || opt.power_samples > 65536)) {
+    fail("--power needs --power-regs and --power-samples in 1..65536");
+  }
+  if (opt.power.empty() && (!opt.power_regs.empty() || opt.power_samples != 0)) {
+    fail("--power-regs and --power-samples only go with --power");
   }
   return opt;
 }
@@ -306,6 +324,118 @@ void set_kek(Vaesoc_sim &top, const std::string &hex) {
   }
 }
 
+// Power capture (the register-transition model, docs/masking.md): for every window the program
+// marks (ACTIVITY_BEGIN ... ACTIVITY_END) one trace of `samples` samples, sample i the Hamming
+// distance over the listed registers between cycle BEGIN+i+1 and cycle BEGIN+i, where BEGIN is the
+// cycle the window's opening store is on the bus, up to the cycle of its closing store. Traces are
+// aligned on BEGIN and have a fixed length: a shorter window's trace is padded with zeros (nothing
+// of the code around the window enters it), a longer one's is cropped (counted in the summary).
+// The trace's class is the character the program wrote to the console last before opening the
+// window, '0' or '1'. Output per window: one class byte, then `samples` little-endian uint16.
+class PowerCapture {
+ public:
+  PowerCapture(const std::string &out, const std::string &regs, uint64_t samples) : samples_(samples) {
+    std::ifstream list(regs);
+    if (!list) fail("cannot open the power register list '" + regs + "'");
+    std::string scope_name, var_name;
+    while (list >> scope_name >> var_name) {
+      const VerilatedScope *scope = Verilated::threadContextp()->scopeFind(scope_name.c_str());
+      const VerilatedVar *var = scope != nullptr ? scope->varFind(var_name.c_str()) : nullptr;
+      if (var == nullptr) {
+        fail("power register " + scope_name + "." + var_name + " is not readable in this model (not the power model?)");
+      }
+      regs_.push_back({static_cast<const uint8_t *>(var->datap()), var->totalSize()});
+      bytes_ += var->totalSize();
+      bits_ += static_cast<uint64_t>(var->entBits()) * (var->totalSize() / var->entSize());
+    }
+    if (regs_.empty()) fail("the power register list '" + regs + "' is empty");
+    prev_.resize(bytes_);
+    cur_.resize(bytes_);
+    trace_.reserve(samples_);
+    out_ = std::fopen(out.c_str(), "wb");
+    if (out_ == nullptr) fail("cannot write power traces to '" + out + "': " + std::strerror(errno));
+  }
+
+  // After each rising edge, before the cycle's console strobe is looked at.
+  void edge() {
+    if (!open_ || trace_.size() == samples_) return;
+    snapshot(&cur_);
+    unsigned d = 0;
+    for (size_t i = 0; i < bytes_; ++i) d += static_cast<unsigned>(__builtin_popcount(prev_[i] ^ cur_[i]));
+    trace_.push_back(static_cast<uint16_t>(d > 0xFFFF ? 0xFFFF : d));
+    prev_.swap(cur_);
+  }
+
+  void console(uint8_t ch, uint64_t cycle) {
+    if (ch == ACTIVITY_BEGIN) {
+      if (open_) fail("power window " + std::to_string(windows_) + " opened inside the previous one");
+      if (next_cls_ < 0) {
+        fail("power window " + std::to_string(windows_) + " opened without a class: write '0' or '1' to the " +
+             "console just before opening it");
+      }
+      cls_ = static_cast<uint8_t>(next_cls_);
+      next_cls_ = -1;
+      snapshot(&prev_);
+      open_ = true;
+      begin_ = cycle;
+      ++windows_;
+    } else if (ch == ACTIVITY_END) {
+      if (!open_) return;
+      open_ = false;
+      const uint64_t length = cycle - begin_;
+      shortest_ = std::min(shortest_, length);
+      longest_ = std::max(longest_, length);
+      if (length > samples_) ++cropped_;
+      trace_.resize(samples_, 0);
+      std::fputc(cls_, out_);
+      std::fwrite(trace_.data(), sizeof(uint16_t), trace_.size(), out_);
+      trace_.clear();
+    } else {
+      next_cls_ = ch == '0' || ch == '1' ? ch - '0' : -1;
+    }
+  }
+
+  // Closes the file; one line on stderr:
+  // AESOC_POWER {"windows":W,"samples":N,"flip_flops":B,"shortest":C,"longest":C,"cropped":K}
+  void finish() {
+    std::fclose(out_);
+    if (open_) fail("the program ended inside power window " + std::to_string(windows_ - 1));
+    std::fprintf(stderr,
+                 "AESOC_POWER {\"windows\":%u,\"samples\":%llu,\"flip_flops\":%llu,\"shortest\":%llu,"
+                 "\"longest\":%llu,\"cropped\":%u}\n",
+                 windows_, static_cast<unsigned long long>(samples_), static_cast<unsigned long long>(bits_),
+                 static_cast<unsigned long long>(windows_ > 0 ? shortest_ : 0),
+                 static_cast<unsigned long long>(longest_), cropped_);
+  }
+
+ private:
+  struct Reg {
+    const uint8_t *data;
+    size_t bytes;
+  };
+
+  void snapshot(std::vector<uint8_t> *into) const {
+    size_t at = 0;
+    for (const Reg &r : regs_) {
+      std::memcpy(into->data() + at, r.data, r.bytes);
+      at += r.bytes;
+    }
+  }
+
+  std::vector<Reg> regs_;
+  size_t bytes_ = 0;
+  uint64_t bits_ = 0;
+  uint64_t samples_;
+  std::vector<uint8_t> prev_, cur_;
+  std::vector<uint16_t> trace_;
+  FILE *out_ = nullptr;
+  bool open_ = false;
+  int next_cls_ = -1;
+  uint8_t cls_ = 0;
+  uint64_t begin_ = 0, shortest_ = UINT64_MAX, longest_ = 0;
+  unsigned windows_ = 0, cropped_ = 0;
+};
+
 #if VM_COVERAGE
 // One coverage point's field (key \x01 ... \x02 value) from a line of Verilator's coverage file.
 std::string cov_field(const std::string &keys, const char *key) {
@@ -419,6 +549,11 @@ int main(int argc, char **argv) {
   top->rst_ni = 1;
   top->eval();
 
+  std::unique_ptr<PowerCapture> power;
+  if (!opt.power.empty()) {
+    power = std::make_unique<PowerCapture>(opt.power, opt.power_regs, opt.power_samples);
+  }
+
 #if VM_COVERAGE
   unsigned windows = 0;
   uint64_t window_from = 0;
@@ -446,9 +581,11 @@ int main(int argc, char **argv) {
 #if VM_TRACE
     if (tfp) tfp->dump(2 * cycle + 1);
 #endif
+    if (power) power->edge();
     // Console and exit strobes are combinational from the bus: sample them once per cycle.
     if (top->console_valid_o) {
       const uint8_t ch = top->console_char_o;
+      if (power) power->console(ch, cycle);
 #if VM_COVERAGE
       if (ch == ACTIVITY_BEGIN) {
         ctx->coveragep()->zero();
@@ -490,6 +627,7 @@ int main(int argc, char **argv) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   top->final();
+  if (power) power->finish();
 
   if (std::strcmp(status, "timeout") == 0) {
     std::fprintf(stderr, "aesoc-sim: timeout: firmware did not exit within %llu cycles\n",

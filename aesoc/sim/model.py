@@ -13,7 +13,7 @@ from pathlib import Path
 
 from aesoc.common.toolchain import (BUILD, ONE_COMPILE_UNIT, REPO, ToolError, build_once, generation_lock, log_tail,
                                     save_log, verilator_bin, verilator_version)
-from aesoc.sim import firmware
+from aesoc.sim import firmware, power as power_model
 from aesoc.sim.harness import run
 from aesoc.soc import generate
 from aesoc.soc.description import Soc
@@ -60,7 +60,7 @@ def _digest(paths: list[Path], extra: str) -> str:
 
 
 def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_gates: bool = True,
-                pgo: bool = False) -> Path:
+                pgo: bool = False, power: bool = False) -> Path:
     """Verilate and compile the SoC with the harness; return the simulator executable.
 
     `activity` builds a separate model with toggle counting (Verilator --coverage-toggle): the
@@ -69,17 +69,21 @@ def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_
     high (docs/ARCHITECTURE.md, "Idle clock gating"); False builds the model that
     tests/test_clock_gates.py holds it against. `pgo` compiles the model guided by a profile of
     the PGO_TRAINING programs run on an instrumented build of it (docs/ARCHITECTURE.md,
-    "Profile-guided models")."""
+    "Profile-guided models"). `power` builds the power model: the CPU's flip-flops readable by the
+    harness's power capture (aesoc.sim.power, which lists them next to the model)."""
     if trace and activity:
         raise ToolError("a model is built with tracing or with activity counting, not both")
     if pgo and (trace or activity):
         raise ToolError("a profile-guided model is built without tracing and activity counting")
+    if power and (trace or activity or pgo):
+        raise ToolError("a power model is built without tracing, activity counting and profile guidance")
     gated = clock_gates and not activity
     with generation_lock:
         sources = rtl_sources(config, sim=True)
     gen_dir = generate.out_dir(config)
     out_dir = BUILD / "sim" / (config.name + ("-trace" if trace else "") + ("-activity" if activity else "")
-                               + ("" if gated or activity else "-ungated") + ("-pgo" if pgo else ""))
+                               + ("" if gated or activity else "-ungated") + ("-pgo" if pgo else "")
+                               + ("-power" if power else ""))
     exe = out_dir / "aesoc-sim"
     training = _pgo_programs(config) if pgo else []
     # Measured choices: -CFLAGS -O1 comes after verilated.mk's -Os on every compile line, so the
@@ -121,11 +125,13 @@ def build_model(config: Soc, trace: bool = False, activity: bool = False, clock_
         args += ["+define+AESOC_SIM_SBOX_TABLE"]
         if gated:
             args += ["+define+AESOC_SIM_CLOCK_GATES"]
+    # The power model reads the CPU's flip-flops by name: a configuration file makes them public.
+    configs = [LINT_WAIVERS, power_model.write_files(out_dir)[0]] if power else [LINT_WAIVERS]
     # The training programs change the model's speed, never its behaviour: their names are in
     # the digest, their builds are not.
-    digest = _digest([*sources, HARNESS, LINT_WAIVERS, gen_dir / "aesoc_sim_map.h", gen_dir / "aesoc_exit.h"],
+    digest = _digest([*sources, HARNESS, *configs, gen_dir / "aesoc_sim_map.h", gen_dir / "aesoc_exit.h"],
                      " ".join([verilator_version(), *args]) + "".join(f" train:{folder.name}" for folder in training))
-    cmd = [verilator_bin(), *args, str(LINT_WAIVERS), *[str(s) for s in sources], str(HARNESS)]
+    cmd = [verilator_bin(), *args, *map(str, configs), *[str(s) for s in sources], str(HARNESS)]
 
     def build() -> None:
         out_dir.mkdir(parents=True, exist_ok=True)

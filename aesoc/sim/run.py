@@ -9,7 +9,7 @@ from aesoc.common import outcome
 from aesoc.common.toolchain import REPO, ToolError
 from aesoc.sim import firmware
 from aesoc.sim.firmware import Placement
-from aesoc.sim.harness import RunResult, run
+from aesoc.sim.harness import PowerCapture, RunResult, run
 from aesoc.sim.model import build_model, profile_guided_on
 from aesoc.soc.description import load_config
 from aesoc.xip import image as flash_image
@@ -59,7 +59,8 @@ def build_and_run(program: Path, config_name: str = "full", *, name: str | None 
                   image: Path | None = None, kek: bytes | None = None, otp: tuple[tuple[str, int], ...] = (),
                   trace: Path | None = None,
                   trace_from: int = 0, trace_to: int | None = None, activity: bool = False,
-                  reuse: bool = True, clock_gates: bool = True, pgo: bool | None = None) -> tuple[RunResult, str]:
+                  reuse: bool = True, clock_gates: bool = True, pgo: bool | None = None,
+                  power: PowerCapture | None = None) -> tuple[RunResult, str]:
     """Build the SoC model and one program (a firmware folder, or an ELF file as it is), run it;
     return the result and a line naming the run.
 
@@ -74,6 +75,7 @@ def build_and_run(program: Path, config_name: str = "full", *, name: str | None 
     `clock_gates` False runs on the model without idle clock gating (aesoc.sim.model.build_model).
     `pgo` runs on the profile-guided model (same cycles and output; default: whether
     aesoc.sim.model.set_profile_guided is on, as under `aesoc bench`); never with `trace` or `activity`.
+    `power` runs on the power model and records power traces of the marked windows (RunResult.power).
     """
     check_flash_args(placement, image, kek)
     config = load_config(config_name)
@@ -85,14 +87,16 @@ def build_and_run(program: Path, config_name: str = "full", *, name: str | None 
     else:
         raise ToolError(f"no such firmware file or folder: {program}")
     if pgo is None:
-        pgo = profile_guided_on() and trace is None and not activity
-    sim = build_model(config, trace=trace is not None, activity=activity, clock_gates=clock_gates, pgo=pgo)
+        pgo = profile_guided_on() and trace is None and not activity and power is None
+    sim = build_model(config, trace=trace is not None, activity=activity, clock_gates=clock_gates, pgo=pgo,
+                      power=power is not None)
     where = elf.relative_to(REPO) if elf.is_relative_to(REPO) else elf
     bin_path, part_kek, image_what = prepare_flash(elf, placement, image, kek)
     result = run(sim, elf, max_cycles=max_cycles, flash_image=bin_path, kek=part_kek, otp=otp, trace=trace,
-                 trace_from=trace_from, trace_to=trace_to, reuse=reuse)
+                 trace_from=trace_from, trace_to=trace_to, power=power, reuse=reuse)
     kinds = ["activity model"] if activity else [kind for kind, on in (("model without clock gates", not clock_gates),
-                                                                       ("profile-guided model", pgo)) if on]
+                                                                       ("profile-guided model", pgo),
+                                                                       ("power model", power is not None)) if on]
     model = f" ({', '.join(kinds)})" if kinds else ""
     reused = "; output reused from an identical earlier run (same model, program, image)" if result.reused else ""
     line = (f"{where}{flags}{image_what} on SoC config '{config_name}'{model}: {result.status} "
