@@ -84,8 +84,6 @@ module axi_master #(
   output logic                    idle_o
 );
 
-  import axi_master_pkg::*;
-
   // ---- Read half ----
   typedef enum logic [1:0] {RdIdle, RdData, RdDrain} rd_state_e;
 
@@ -94,11 +92,12 @@ module axi_master #(
   logic [3:0] rd_len;
   logic       rd_beat, rd_last, rd_bad;
 
-  assign rd_len = burst_len(rd_addr_i[9:0], rd_beats_i, rd_fixed_i);
+  assign rd_len = axi_master_pkg::burst_len(rd_addr_i[9:0], rd_beats_i, rd_fixed_i);
 
   assign m_axi_arid = '0;
   assign {m_axi_araddr, m_axi_arlen, m_axi_arsize, m_axi_arburst, m_axi_arlock, m_axi_arcache,
-          m_axi_arprot, m_axi_arqos} = ax_fields(rd_addr_i, rd_len, rd_fixed_i, rd_prio_i);
+          m_axi_arprot, m_axi_arqos} = axi_master_pkg::ax_fields(rd_addr_i, rd_len, rd_fixed_i,
+                                                                 rd_prio_i);
   assign m_axi_arvalid = (rd_q == RdIdle) && rd_req_i;
   assign m_axi_rready  = (rd_q != RdIdle);
 
@@ -146,7 +145,7 @@ module axi_master #(
   logic [3:0]  wr_len, wr_cnt_now;
   logic        wr_start, w_hs, b_hs;
 
-  assign wr_len     = burst_len(wr_addr_i[9:0], wr_beats_i, wr_fixed_i);
+  assign wr_len     = axi_master_pkg::burst_len(wr_addr_i[9:0], wr_beats_i, wr_fixed_i);
   // A protocol-conforming slave answers B only after AW: the guard keeps a broken one from
   // starting a burst under a pending address.
   assign wr_start   = (wr_q == WrIdle) && wr_req_i && !aw_pend_q;
@@ -185,7 +184,8 @@ module axi_master #(
 
   assign m_axi_awid = '0;
   assign {m_axi_awaddr, m_axi_awlen, m_axi_awsize, m_axi_awburst, m_axi_awlock, m_axi_awcache,
-          m_axi_awprot, m_axi_awqos} = ax_fields(aw_addr_q, aw_len_q, aw_fixed_q, aw_prio_q);
+          m_axi_awprot, m_axi_awqos} = axi_master_pkg::ax_fields(aw_addr_q, aw_len_q, aw_fixed_q,
+                                                                 aw_prio_q);
   assign m_axi_awvalid = aw_pend_q;
 
   // Beats before the burst's last go back at once; the last one waits for the response.
