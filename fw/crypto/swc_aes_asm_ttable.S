@@ -40,8 +40,9 @@
 #define K s10
 #define KL s11
 
-/* ---- one column of a full round: o = K[off] ^ X0[a.b0] ^ X1[b.b1] ^ X2[c.b2] ^ X3[d.b3] ------ */
-.macro COL o, a, b, c, d, off
+/* ---- the steps the column macros share ------------------------------------------------------ */
+/* Table offsets of byte 0 of a, 1 of b, 2 of c, 3 of d (times 4) into t0..t3. */
+.macro IDX4 a, b, c, d
   slli t0, \a, 2
   srli t1, \b, 6
   srli t2, \c, 14
@@ -50,19 +51,47 @@
   andi t1, t1, 0x3fc
   andi t2, t2, 0x3fc
   slli t3, t3, 2
-  add t0, t0, B1
-  add t1, t1, B1
-  add t2, t2, B3
-  add t3, t3, B3
+.endm
+
+/* t0..t3 each plus a base register. */
+.macro BASE4 r0, r1, r2, r3
+  add t0, t0, \r0
+  add t1, t1, \r1
+  add t2, t2, \r2
+  add t3, t3, \r3
+.endm
+
+/* o = t0 ^ t1 ^ t2 ^ t3 ^ t4. */
+.macro FOLD o
+  xor t0, t0, t1
+  xor t2, t2, t3
+  xor t0, t0, t2
+  xor \o, t0, t4
+.endm
+
+/* Last round: the S-box bytes at off(t0..t3) into lanes 0..3, plus the key word K[koff]. */
+.macro LASTFOLD o, off, koff
+  lbu t0, \off(t0)
+  lbu t1, \off(t1)
+  lbu t2, \off(t2)
+  lbu t3, \off(t3)
+  lw t4, \koff(K)
+  slli t1, t1, 8
+  slli t2, t2, 16
+  slli t3, t3, 24
+  FOLD \o
+.endm
+
+/* ---- one column of a full round: o = K[off] ^ X0[a.b0] ^ X1[b.b1] ^ X2[c.b2] ^ X3[d.b3] ------ */
+.macro COL o, a, b, c, d, off
+  IDX4 \a, \b, \c, \d
+  BASE4 B1, B1, B3, B3
   lw t0, -1024(t0)
   lw t1, 0(t1)
   lw t2, -1024(t2)
   lw t3, 0(t3)
   lw t4, \off(K)
-  xor t0, t0, t1
-  xor t2, t2, t3
-  xor t0, t0, t2
-  xor \o, t0, t4
+  FOLD \o
 .endm
 
 #if defined(SWC_TT_TWO_TABLES)
@@ -71,18 +100,8 @@
  * instructions per column, scheduled so that no load or shift result is used by the next
  * instruction. */
 .macro ECOL o, a, b, c, d, off
-  slli t0, \a, 2
-  srli t1, \b, 6
-  srli t2, \c, 14
-  srli t3, \d, 24
-  andi t0, t0, 0x3fc
-  andi t1, t1, 0x3fc
-  andi t2, t2, 0x3fc
-  slli t3, t3, 2
-  add t0, t0, B1
-  add t1, t1, B1
-  add t2, t2, B1
-  add t3, t3, B1
+  IDX4 \a, \b, \c, \d
+  BASE4 B1, B1, B1, B1
   lw t2, -1024(t2)
   lw t3, 0(t3)
   lw t0, -1024(t0)
@@ -128,30 +147,9 @@
 
 /* Last encryption round, one column: S-box bytes are byte 0 of Te3 entries (B3). */
 .macro ELCOL o, a, b, c, d, off
-  slli t0, \a, 2
-  srli t1, \b, 6
-  srli t2, \c, 14
-  srli t3, \d, 24
-  andi t0, t0, 0x3fc
-  andi t1, t1, 0x3fc
-  andi t2, t2, 0x3fc
-  slli t3, t3, 2
-  add t0, t0, SBOX_BASE
-  add t1, t1, SBOX_BASE
-  add t2, t2, SBOX_BASE
-  add t3, t3, SBOX_BASE
-  lbu t0, SBOX_OFF(t0)
-  lbu t1, SBOX_OFF(t1)
-  lbu t2, SBOX_OFF(t2)
-  lbu t3, SBOX_OFF(t3)
-  lw t4, \off(K)
-  slli t1, t1, 8
-  slli t2, t2, 16
-  slli t3, t3, 24
-  xor t0, t0, t1
-  xor t2, t2, t3
-  xor t0, t0, t2
-  xor \o, t0, t4
+  IDX4 \a, \b, \c, \d
+  BASE4 SBOX_BASE, SBOX_BASE, SBOX_BASE, SBOX_BASE
+  LASTFOLD \o, SBOX_OFF, \off
 .endm
 
 /* Last decryption round, one column: inverse S-box bytes (base in register \isb). */
@@ -162,22 +160,8 @@
   srli t3, \d, 24
   andi t1, t1, 0xff
   andi t2, t2, 0xff
-  add t0, t0, \isb
-  add t1, t1, \isb
-  add t2, t2, \isb
-  add t3, t3, \isb
-  lbu t0, 0(t0)
-  lbu t1, 0(t1)
-  lbu t2, 0(t2)
-  lbu t3, 0(t3)
-  lw t4, \off(K)
-  slli t1, t1, 8
-  slli t2, t2, 16
-  slli t3, t3, 24
-  xor t0, t0, t1
-  xor t2, t2, t3
-  xor t0, t0, t2
-  xor \o, t0, t4
+  BASE4 \isb, \isb, \isb, \isb
+  LASTFOLD \o, 0, \off
 .endm
 
 .macro SAVE_S

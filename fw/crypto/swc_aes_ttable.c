@@ -376,15 +376,9 @@ void swc_aes_impl_encrypt(const swc_aes_ctx *ctx, swc_mode mode, uint32_t chain[
       c2 = o2;
       c3 = o3;
     }
-    out[0] = o0;
-    out[1] = o1;
-    out[2] = o2;
-    out[3] = o3;
+    SWC_STORE4(out, o0, o1, o2, o3);
   }
-  chain[0] = c0;
-  chain[1] = c1;
-  chain[2] = c2;
-  chain[3] = c3;
+  SWC_STORE4(chain, c0, c1, c2, c3);
 }
 
 void swc_aes_impl_decrypt(const swc_aes_ctx *ctx, swc_mode mode, uint32_t chain[4],
@@ -440,15 +434,9 @@ void swc_aes_impl_decrypt(const swc_aes_ctx *ctx, swc_mode mode, uint32_t chain[
       c2 = x2;
       c3 = x3;
     }
-    out[0] = o0;
-    out[1] = o1;
-    out[2] = o2;
-    out[3] = o3;
+    SWC_STORE4(out, o0, o1, o2, o3);
   }
-  chain[0] = c0;
-  chain[1] = c1;
-  chain[2] = c2;
-  chain[3] = c3;
+  SWC_STORE4(chain, c0, c1, c2, c3);
 }
 
 #endif /* SWC_ASM */

@@ -89,6 +89,16 @@ static inline void swc_aes_expand(uint32_t *w, const uint32_t *key, unsigned nk,
   }
 }
 
+/* A block or chaining value stored from the four words that hold it (a macro, so that every
+ * optimisation level compiles it as the four assignments it stands for). */
+#define SWC_STORE4(p, a, b, c, d) \
+  do {                            \
+    (p)[0] = (a);                 \
+    (p)[1] = (b);                 \
+    (p)[2] = (c);                 \
+    (p)[3] = (d);                 \
+  } while (0)
+
 /* KeyExpansion written out per key size, the way table code does it (one round key, or one
  * nk-word group, per pass, key words kept in registers, no index arithmetic). S-box bytes come
  * from `sb` at a stride of `st` bytes: 1 for a byte S-box, 4 for a byte lane of a T-table. */

@@ -131,48 +131,56 @@ aes_cfu_result_t aes_zkn_expand_key(aes_zkn_key_t *ks, const void *key, size_t k
   return AES_CFU_OK;
 }
 
+/* One output word of a round: t = rk word with instruction op applied to byte k of state word
+ * x_k, k = 0..3. */
+#define ZKN_WORD(op, t, x0, x1, x2, x3) \
+  t = op(t, x0, 0);                      \
+  t = op(t, x1, 1);                      \
+  t = op(t, x2, 2);                      \
+  t = op(t, x3, 3)
+/* Word 0's state words rotated by one, two and three places. */
+#define ZKN_ROT1(a, b, c, d) b, c, d, a
+#define ZKN_ROT2(a, b, c, d) c, d, a, b
+#define ZKN_ROT3(a, b, c, d) d, a, b, c
+#define ZKN_WORD_ROT(op, t, rot, ...) ZKN_WORD_ARGS(op, t, rot(__VA_ARGS__))
+#define ZKN_WORD_ARGS(op, t, ...) ZKN_WORD(op, t, __VA_ARGS__)
+
+/* One round: output word j takes byte k from state word j + k (encryption: word 0 takes s0 s1
+ * s2 s3, word 1 those rotated by one) or j - k (decryption: word 0 takes s0 s3 s2 s1, word 1
+ * those rotated by three). */
+#define ZKN_ROUND(op, rot1, rot3, a, b, c, d)               \
+  uint32_t t0 = rk[0], t1 = rk[1], t2 = rk[2], t3 = rk[3]; \
+  ZKN_WORD(op, t0, a, b, c, d);                             \
+  ZKN_WORD_ROT(op, t1, rot1, a, b, c, d);                   \
+  ZKN_WORD_ROT(op, t2, ZKN_ROT2, a, b, c, d);               \
+  ZKN_WORD_ROT(op, t3, rot3, a, b, c, d)
+
+/* One block through the round instructions `mid` (rounds 1 to Nr - 1) and `last` (round Nr):
+ * the encryption and decryption functions differ only in these and the rotations. */
+#define ZKN_BLOCK(mid, last, rot1, rot3, a, b, c, d)                                         \
+  const uint32_t *rk = ks->rk;                                                               \
+  const uint32_t *src = in;                                                                  \
+  uint32_t s0 = src[0] ^ rk[0], s1 = src[1] ^ rk[1], s2 = src[2] ^ rk[2], s3 = src[3] ^ rk[3]; \
+  for (unsigned r = 1; r < ks->rounds; ++r) {                                                \
+    rk += 4;                                                                                 \
+    ZKN_ROUND(mid, rot1, rot3, a, b, c, d);                                                  \
+    s0 = t0;                                                                                 \
+    s1 = t1;                                                                                 \
+    s2 = t2;                                                                                 \
+    s3 = t3;                                                                                 \
+  }                                                                                          \
+  rk += 4;                                                                                   \
+  uint32_t *dst = out;                                                                       \
+  ZKN_ROUND(last, rot1, rot3, a, b, c, d);                                                   \
+  dst[0] = t0;                                                                               \
+  dst[1] = t1;                                                                               \
+  dst[2] = t2;                                                                               \
+  dst[3] = t3
+
 void aes_zkn_encrypt_block(const aes_zkn_key_t *ks, const void *in, void *out) {
-  const uint32_t *rk = ks->rk;
-  const uint32_t *src = in;
-  uint32_t s0 = src[0] ^ rk[0], s1 = src[1] ^ rk[1], s2 = src[2] ^ rk[2], s3 = src[3] ^ rk[3];
-  for (unsigned r = 1; r < ks->rounds; ++r) {
-    rk += 4;
-    uint32_t t0 = rk[0], t1 = rk[1], t2 = rk[2], t3 = rk[3];
-    t0 = aes32esmi(t0, s0, 0); t0 = aes32esmi(t0, s1, 1); t0 = aes32esmi(t0, s2, 2); t0 = aes32esmi(t0, s3, 3);
-    t1 = aes32esmi(t1, s1, 0); t1 = aes32esmi(t1, s2, 1); t1 = aes32esmi(t1, s3, 2); t1 = aes32esmi(t1, s0, 3);
-    t2 = aes32esmi(t2, s2, 0); t2 = aes32esmi(t2, s3, 1); t2 = aes32esmi(t2, s0, 2); t2 = aes32esmi(t2, s1, 3);
-    t3 = aes32esmi(t3, s3, 0); t3 = aes32esmi(t3, s0, 1); t3 = aes32esmi(t3, s1, 2); t3 = aes32esmi(t3, s2, 3);
-    s0 = t0; s1 = t1; s2 = t2; s3 = t3;
-  }
-  rk += 4;
-  uint32_t *dst = out;
-  uint32_t t0 = rk[0], t1 = rk[1], t2 = rk[2], t3 = rk[3];
-  t0 = aes32esi(t0, s0, 0); t0 = aes32esi(t0, s1, 1); t0 = aes32esi(t0, s2, 2); t0 = aes32esi(t0, s3, 3);
-  t1 = aes32esi(t1, s1, 0); t1 = aes32esi(t1, s2, 1); t1 = aes32esi(t1, s3, 2); t1 = aes32esi(t1, s0, 3);
-  t2 = aes32esi(t2, s2, 0); t2 = aes32esi(t2, s3, 1); t2 = aes32esi(t2, s0, 2); t2 = aes32esi(t2, s1, 3);
-  t3 = aes32esi(t3, s3, 0); t3 = aes32esi(t3, s0, 1); t3 = aes32esi(t3, s1, 2); t3 = aes32esi(t3, s2, 3);
-  dst[0] = t0; dst[1] = t1; dst[2] = t2; dst[3] = t3;
+  ZKN_BLOCK(aes32esmi, aes32esi, ZKN_ROT1, ZKN_ROT3, s0, s1, s2, s3);
 }
 
 void aes_zkn_decrypt_block(const aes_zkn_key_t *ks, const void *in, void *out) {
-  const uint32_t *rk = ks->rk;
-  const uint32_t *src = in;
-  uint32_t s0 = src[0] ^ rk[0], s1 = src[1] ^ rk[1], s2 = src[2] ^ rk[2], s3 = src[3] ^ rk[3];
-  for (unsigned r = 1; r < ks->rounds; ++r) {
-    rk += 4;
-    uint32_t t0 = rk[0], t1 = rk[1], t2 = rk[2], t3 = rk[3];
-    t0 = aes32dsmi(t0, s0, 0); t0 = aes32dsmi(t0, s3, 1); t0 = aes32dsmi(t0, s2, 2); t0 = aes32dsmi(t0, s1, 3);
-    t1 = aes32dsmi(t1, s1, 0); t1 = aes32dsmi(t1, s0, 1); t1 = aes32dsmi(t1, s3, 2); t1 = aes32dsmi(t1, s2, 3);
-    t2 = aes32dsmi(t2, s2, 0); t2 = aes32dsmi(t2, s1, 1); t2 = aes32dsmi(t2, s0, 2); t2 = aes32dsmi(t2, s3, 3);
-    t3 = aes32dsmi(t3, s3, 0); t3 = aes32dsmi(t3, s2, 1); t3 = aes32dsmi(t3, s1, 2); t3 = aes32dsmi(t3, s0, 3);
-    s0 = t0; s1 = t1; s2 = t2; s3 = t3;
-  }
-  rk += 4;
-  uint32_t *dst = out;
-  uint32_t t0 = rk[0], t1 = rk[1], t2 = rk[2], t3 = rk[3];
-  t0 = aes32dsi(t0, s0, 0); t0 = aes32dsi(t0, s3, 1); t0 = aes32dsi(t0, s2, 2); t0 = aes32dsi(t0, s1, 3);
-  t1 = aes32dsi(t1, s1, 0); t1 = aes32dsi(t1, s0, 1); t1 = aes32dsi(t1, s3, 2); t1 = aes32dsi(t1, s2, 3);
-  t2 = aes32dsi(t2, s2, 0); t2 = aes32dsi(t2, s1, 1); t2 = aes32dsi(t2, s0, 2); t2 = aes32dsi(t2, s3, 3);
-  t3 = aes32dsi(t3, s3, 0); t3 = aes32dsi(t3, s2, 1); t3 = aes32dsi(t3, s1, 2); t3 = aes32dsi(t3, s0, 3);
-  dst[0] = t0; dst[1] = t1; dst[2] = t2; dst[3] = t3;
+  ZKN_BLOCK(aes32dsmi, aes32dsi, ZKN_ROT3, ZKN_ROT1, s0, s3, s2, s1);
 }
