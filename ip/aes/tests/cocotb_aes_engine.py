@@ -17,6 +17,13 @@ from aes_tb import DEC, ENC, KEY_LEN_CODE, MODE_CBC, MODE_CTR, MODE_ECB, AesTb, 
 DIFF_BLOCKS = int(os.environ.get("AES_DIFF_BLOCKS", "10000"))
 
 
+async def started(dut: Any) -> AesTb:
+    """The harness of one test, its clock running and the engine out of reset."""
+    tb = AesTb(dut)
+    await tb.start()
+    return tb
+
+
 def gf_mul(a: int, b: int) -> int:
     """Product in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1."""
     r = 0
@@ -138,8 +145,7 @@ async def run_message(
 @cocotb.test()
 async def fips197_appendix_c(dut: Any) -> None:
     """FIPS-197 Appendix C.1-C.3 example vectors, encrypt and decrypt."""
-    tb = AesTb(dut)
-    await tb.start()
+    tb = await started(dut)
     for key_bits in tb.variant.key_sizes:
         key_hex, ct_hex = FIPS197_C[key_bits]
         pt, ct = block_ints(bytes.fromhex(FIPS197_PLAIN)), block_ints(bytes.fromhex(ct_hex))
@@ -151,8 +157,7 @@ async def fips197_appendix_c(dut: Any) -> None:
 @cocotb.test()
 async def sp800_38a(dut: Any) -> None:
     """SP 800-38A F.1 (ECB), F.2 (CBC), F.5 (CTR) vectors, encrypt and decrypt, every key size."""
-    tb = AesTb(dut)
-    await tb.start()
+    tb = await started(dut)
     plain = block_ints(bytes.fromhex(SP800_38A_PLAIN))
     for (mode, key_bits), ct_hex in SP800_38A_CIPHER.items():
         if key_bits not in tb.variant.key_sizes or not tb.variant.built(mode):
@@ -183,8 +188,7 @@ async def run_cavp(tb: AesTb, kinds: tuple[str, ...]) -> int:
 @cocotb.test()
 async def cavp_known_answer(dut: Any) -> None:
     """AESAVS known-answer files GFSbox, KeySbox, VarKey, VarTxt (ECB and CBC) from cryptography-vectors."""
-    tb = AesTb(dut)
-    await tb.start()
+    tb = await started(dut)
     count = await run_cavp(tb, ("GFSbox", "KeySbox", "VarKey", "VarTxt"))
     dut._log.info("CAVP known-answer vectors passed: %d", count)
 
@@ -192,8 +196,7 @@ async def cavp_known_answer(dut: Any) -> None:
 @cocotb.test()
 async def cavp_multi_block(dut: Any) -> None:
     """AESAVS multi-block message tests (ECBMMT, CBCMMT) and the package's AES-CTR vectors."""
-    tb = AesTb(dut)
-    await tb.start()
+    tb = await started(dut)
     count = await run_cavp(tb, ("MMT",))
     for key_bits in tb.variant.key_sizes if tb.variant.built(MODE_CTR) else ():
         for n, vec in enumerate(read_ctr_txt(key_bits)):
@@ -211,8 +214,7 @@ async def cavp_multi_block(dut: Any) -> None:
 @cocotb.test()
 async def differential_random(dut: Any) -> None:
     """Random keys, IVs and data against `cryptography`, with random gaps and stalls on both sides."""
-    tb = AesTb(dut)
-    await tb.start()
+    tb = await started(dut)
     rng = random.Random(0xAE5)
     widths = [w for w in (32, 64, 128, 128) if w in tb.variant.ctr_widths]
     combos = [(name, mode, direction, key_bits) for name, mode, direction in MODES
@@ -241,8 +243,7 @@ async def differential_random(dut: Any) -> None:
 @cocotb.test()
 async def timing_constant(dut: Any) -> None:
     """Latency and throughput are exact per variant, and the same for every key and data value."""
-    tb = AesTb(dut)
-    await tb.start()
+    tb = await started(dut)
     rng = random.Random(7)
     v = tb.variant
     n = 24
@@ -293,8 +294,7 @@ async def one_block_per_mode(dut: Any) -> None:
     """One SP 800-38A AES-128 block through ECB, CBC encrypt, CBC decrypt and CTR with the ports
     driven directly: taken at once, result after exactly the latency, iv_o as the mode says. Logs
     the cycle table of each (docs/aes_engine.md shows them for RoundsPerCycle=1)."""
-    tb = AesTb(dut)
-    await tb.start()
+    tb = await started(dut)
     key = bytes.fromhex(SP800_38A_KEY[128])
     plain = block_ints(bytes.fromhex(SP800_38A_PLAIN))[0]
     latency = tb.variant.latency(128)
@@ -359,8 +359,7 @@ async def fill_engine(tb: AesTb) -> None:
 @cocotb.test()
 async def clear_and_reset_zeroise(dut: Any) -> None:
     """clear_i wipes key, decryption key, round-key state, IV, data and error in one cycle; so does reset."""
-    tb = AesTb(dut)
-    await tb.start()
+    tb = await started(dut)
     await fill_engine(tb)
     await tb.pulse("clear_i")
     await check_wiped(tb, "after clear")
@@ -410,8 +409,7 @@ async def offer_once(tb: AesTb, block: int) -> None:
 @cocotb.test()
 async def error_cases(dut: Any) -> None:
     """Unsupported or inconsistent configurations raise err_o, produce no output, and clear recovers."""
-    tb = AesTb(dut)
-    await tb.start()
+    tb = await started(dut)
     v = tb.variant
     top = max(v.key_sizes)
     key = bytes(range(top // 8))

@@ -9,30 +9,20 @@ the variants with GhashBits > 0.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from aes_ip import TB_SOURCES, VARIANTS, VERILATOR_ARGS, defines_of
-from aesoc.sim.cocotb_flow import run_cocotb
+from aes_ip import VARIANTS, defines_of
+from aesoc.sim.unit_tests import run_unit_tests
+from aesoc.soc import ipblock
 
 HERE = Path(__file__).resolve().parent
+ENGINE = ipblock.block("aes").units["engine"]
 
 
-def run(variant: str, *testcases: str) -> None:
-    params = VARIANTS[variant]
-    run_cocotb(
-        toplevel="tb_aes_engine",
-        sources=TB_SOURCES,
-        test_module="cocotb_aes_engine",
-        test_dir=HERE,
-        parameters=params,
-        extra_env={"AES_VARIANT": json.dumps(params)},
-        build_args=VERILATOR_ARGS,
-        defines=defines_of(variant),
-        testcase=list(testcases),
-    )
+def run(variant: str, *testcases: str, module: str = "cocotb_aes_engine") -> None:
+    run_unit_tests(ENGINE, variant, module, HERE, *testcases, env="AES_VARIANT")
 
 
 def test_tower_field_sbox_stays_under_test() -> None:
@@ -73,31 +63,16 @@ def test_aes_clear_and_errors(variant: str) -> None:
 GCM_VARIANTS = [name for name, params in VARIANTS.items() if params.get("GhashBits", 0)]
 
 
-def run_gcm(variant: str, *testcases: str) -> None:
-    params = VARIANTS[variant]
-    run_cocotb(
-        toplevel="tb_aes_engine",
-        sources=TB_SOURCES,
-        test_module="cocotb_aes_gcm",
-        test_dir=HERE,
-        parameters=params,
-        extra_env={"AES_VARIANT": json.dumps(params)},
-        build_args=VERILATOR_ARGS,
-        defines=defines_of(variant),
-        testcase=list(testcases),
-    )
-
-
 @pytest.mark.parametrize("variant", GCM_VARIANTS)
 def test_aes_gcm_cavp(variant: str) -> None:
-    run_gcm(variant, "gcm_cavp")
+    run(variant, "gcm_cavp", module="cocotb_aes_gcm")
 
 
 @pytest.mark.parametrize("variant", GCM_VARIANTS)
 def test_aes_gcm_differential(variant: str) -> None:
-    run_gcm(variant, "gcm_differential")
+    run(variant, "gcm_differential", module="cocotb_aes_gcm")
 
 
 @pytest.mark.parametrize("variant", GCM_VARIANTS)
 def test_aes_gcm_timing_errors_clear(variant: str) -> None:
-    run_gcm(variant, "gcm_cycles_per_block", "gcm_errors", "gcm_clear_zeroises")
+    run(variant, "gcm_cycles_per_block", "gcm_errors", "gcm_clear_zeroises", module="cocotb_aes_gcm")

@@ -2,29 +2,20 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from aesoc.sim.cocotb_flow import run_cocotb
-from sha_ip import RTL_SOURCES, VARIANTS, VERILATOR_ARGS
+from aesoc.sim.unit_tests import run_unit_tests
+from aesoc.soc import ipblock
+from sha_ip import VARIANTS
 
 HERE = Path(__file__).resolve().parent
+ENGINE = ipblock.block("sha").units["engine"]
 
 
 def run(variant: str, *testcases: str) -> None:
-    params = VARIANTS[variant]
-    run_cocotb(
-        toplevel="sha_engine",
-        sources=RTL_SOURCES,
-        test_module="cocotb_sha_engine",
-        test_dir=HERE,
-        parameters=params,
-        extra_env={"SHA_VARIANT": json.dumps(params)},
-        build_args=VERILATOR_ARGS,
-        testcase=list(testcases),
-    )
+    run_unit_tests(ENGINE, variant, "cocotb_sha_engine", HERE, *testcases, env="SHA_VARIANT")
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
