@@ -94,15 +94,7 @@ module dma_channel #(
   output logic                   idle_o          // no register of the channel changes at this edge
 );
 
-  localparam logic [1:0] AM_INC       = dma_pkg::AM_INC;
-  localparam logic [1:0] AM_FIXED     = dma_pkg::AM_FIXED;
-  localparam logic [1:0] AM_WRAP      = dma_pkg::AM_WRAP;
-  localparam logic [3:0] ERR_NONE     = dma_pkg::ERR_NONE;
-  localparam logic [3:0] ERR_RD_BUS   = dma_pkg::ERR_RD_BUS;
-  localparam logic [3:0] ERR_WR_BUS   = dma_pkg::ERR_WR_BUS;
-  localparam logic [3:0] ERR_DESC_BUS = dma_pkg::ERR_DESC_BUS;
-  localparam logic [3:0] ERR_CFG      = dma_pkg::ERR_CFG;
-  localparam logic [3:0] ERR_ABORT    = dma_pkg::ERR_ABORT;
+  import dma_pkg::*;
 
   typedef enum logic [2:0] {
     S_IDLE   = 3'd0,

@@ -33,15 +33,7 @@ module dma_range_check #(
   output logic [3:0]             code_o
 );
 
-  localparam logic [1:0] AM_FIXED       = dma_pkg::AM_FIXED;
-  localparam logic [1:0] AM_WRAP        = dma_pkg::AM_WRAP;
-  localparam logic [3:0] ERR_NONE       = dma_pkg::ERR_NONE;
-  localparam logic [3:0] ERR_ZERO_LEN   = dma_pkg::ERR_ZERO_LEN;
-  localparam logic [3:0] ERR_ADDR_ALIGN = dma_pkg::ERR_ADDR_ALIGN;
-  localparam logic [3:0] ERR_LEN_ALIGN  = dma_pkg::ERR_LEN_ALIGN;
-  localparam logic [3:0] ERR_SRC_RANGE  = dma_pkg::ERR_SRC_RANGE;
-  localparam logic [3:0] ERR_DST_RANGE  = dma_pkg::ERR_DST_RANGE;
-  localparam logic [3:0] ERR_DESC_ADDR  = dma_pkg::ERR_DESC_ADDR;
+  import dma_pkg::*;
 
   // Bytes touched, for one side of a transfer.
   function automatic logic [31:0] extent(logic [1:0] mode, logic [LEN_W-1:0] len,

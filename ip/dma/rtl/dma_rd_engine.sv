@@ -2,11 +2,10 @@
 // DMA read engine: picks a channel, runs one read burst, fills its FIFO or loads its descriptor.
 `default_nettype none
 
-// When its burst stepper is free (idle, or the last beat is acknowledged now) the engine lets the
-// arbiter pick among the channels' registered offers (a data burst of n words at a word address,
-// or a descriptor fetch at NEXT) and loads the burst, so bursts can follow back to back. take_o
-// tells the channel at once; the channel accounts for the words when the burst is taken, not as
-// beats arrive, so its next offer needs no bus timing. Data beats go into the channel's FIFO
+// Its burst issue (dma_issue) picks among the channels' registered offers (a data burst of n words
+// at a word address, or a descriptor fetch at NEXT) and loads the burst; take_o tells the channel
+// at once; the channel accounts for the words when the burst is taken, not as beats arrive, so
+// its next offer needs no bus timing. Data beats go into the channel's FIFO
 // segment, descriptor beats into its SRC/DST/LEN/NEXT registers. A bus error ends the burst at
 // once and is reported to the channel; the engine is free again in the next cycle.
 module dma_rd_engine #(
@@ -50,90 +49,75 @@ module dma_rd_engine #(
   output logic                         idle_o       // no burst and none to take: nothing changes
 );
 
-  logic          gnt_valid, take, free, busy, beat_ok, last;
-  logic [CW-1:0] gnt, ch;
+  logic             take, busy, beat_ok, last;
+  logic [CW-1:0]    gnt, ch;
   logic [NumCh-1:0] gnt_1h;
-  logic [1:0]    index;
-  logic          desc_q;
+  logic [1:0]       index;
+  logic             desc_q;
 
-  dma_arb #(.NumCh(NumCh)) u_arb (
-    .clk_i    (clk_i),
-    .rst_ni   (rst_ni),
-    .req_i    (elig_i | desc_i),
-    .prio_i   (prio_i),
-    .take_i   (take),
-    .valid_o  (gnt_valid),
-    .gnt_1h_o (gnt_1h),
-    .gnt_o    (gnt)
-  );
-
-  // The granted channel's offer: an AND-OR with the one-hot grant.
-  logic [29:0] g_addr;
-  logic [3:0]  g_n;
-  logic        g_desc, g_fixed;
+  // Each channel's offer as a burst: a descriptor fetch reads DESC_WORDS words at NEXT.
+  logic [NumCh*4-1:0]  o_n;
+  logic [NumCh*30-1:0] o_addr;
+  logic [NumCh-1:0]    o_fixed;
   always_comb begin
-    g_addr  = '0;
-    g_n     = '0;
-    g_desc  = 1'b0;
-    g_fixed = 1'b0;
     for (int c = 0; c < NumCh; c++) begin
-      g_desc  = g_desc | (gnt_1h[c] & desc_i[c]);
-      g_n     = g_n | ({4{gnt_1h[c]}} & (desc_i[c] ? 4'(DESC_WORDS) : n_i[4*c +: 4]));
-      g_addr  = g_addr | ({30{gnt_1h[c]}} & (desc_i[c] ? next_i[32*c + 2 +: 30] : addr_i[30*c +: 30]));
-      g_fixed = g_fixed | (gnt_1h[c] & !desc_i[c] & fixed_i[c]);
+      o_n[4*c +: 4]     = desc_i[c] ? 4'(DESC_WORDS) : n_i[4*c +: 4];
+      o_addr[30*c +: 30] = desc_i[c] ? next_i[32*c + 2 +: 30] : addr_i[30*c +: 30];
+      o_fixed[c]        = !desc_i[c] & fixed_i[c];
     end
   end
 
-  assign take = free && gnt_valid;
-
-  dma_burst #(.CW(CW)) u_burst (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .take_i    (take),
-    .ch_i      (gnt),
-    .n_i       (g_n),
-    .addr_i    (g_addr),
-    .fixed_i   (g_fixed),
-    .ack_i     (ack_i),
-    .err_i     (err_i),
-    .busy_o    (busy),
-    .free_o    (free),
-    .beat_ok_o (beat_ok),
-    .last_o    (last),
-    .ch_o      (ch),
-    .addr_o    (addr_o),
-    .beats_o   (beats_o),
-    .index_o   (index),
-    .fixed_o   (fixed_o),
-    .burst_o   (burst_o)
+  dma_issue #(.NumCh(NumCh)) u_issue (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .offer_i    (elig_i | desc_i),
+    .n_i        (o_n),
+    .addr_i     (o_addr),
+    .fixed_i    (o_fixed),
+    .prio_i     (prio_i),
+    .bus_prio_i (bus_prio_i),
+    .take_o     (take),
+    .gnt_o      (gnt),
+    .gnt_1h_o   (gnt_1h),
+    .take_1h_o  (take_o),
+    .busy_o     (busy),
+    .beat_ok_o  (beat_ok),
+    .last_o     (last),
+    .ch_o       (ch),
+    .index_o    (index),
+    .active_o   (active_o),
+    .err_o      (err_o),
+    .req_o      (req_o),
+    .addr_o     (addr_o),
+    .burst_o    (burst_o),
+    .more_o     (more_o),
+    .beats_o    (beats_o),
+    .fixed_o    (fixed_o),
+    .prio_o     (prio_o),
+    .ack_i      (ack_i),
+    .err_i      (err_i),
+    .idle_o     (idle_o)
   );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       desc_q <= 1'b0;
     end else if (take) begin
-      desc_q <= g_desc;
+      desc_q <= |(gnt_1h & desc_i);
     end
   end
 
+  // Data beats go to the FIFO, descriptor beats to the channel's descriptor registers.
   always_comb begin
-    take_o      = '0;
     beat_o      = '0;
     desc_done_o = '0;
-    err_o       = '0;
-    active_o    = '0;
     desc_we_o   = '0;
-    take_o      = take ? gnt_1h : '0;
-    if (busy) begin
-      active_o[ch] = 1'b1;
-      err_o[ch]    = err_i;
-      if (beat_ok) begin
-        if (desc_q) begin
-          desc_we_o[DESC_WORDS*ch + 32'(index)] = 1'b1;
-          desc_done_o[ch] = last;
-        end else begin
-          beat_o[ch] = 1'b1;
-        end
+    if (beat_ok) begin
+      if (desc_q) begin
+        desc_we_o[DESC_WORDS*ch + 32'(index)] = 1'b1;
+        desc_done_o[ch] = last;
+      end else begin
+        beat_o[ch] = 1'b1;
       end
     end
   end
@@ -148,13 +132,8 @@ module dma_rd_engine #(
   end
   assign fifo_waddr_o = {ch, cur_wptr};
 
-  assign req_o  = busy;
-  assign more_o = !last;
-  assign prio_o = busy && bus_prio_i[ch];
-
-  // Clock-gating hint: idle and no channel to grant, so no burst is taken (the arbiter's
-  // round-robin state moves only with a take) and no beat, FIFO or descriptor write happens.
-  assign idle_o = !busy && !gnt_valid;
+  logic unused;
+  assign unused = ^{gnt, busy};
 
 endmodule
 

@@ -2,8 +2,8 @@
 // DMA write engine: picks a channel whose FIFO holds a burst, writes it out beat by beat.
 `default_nettype none
 
-// When its burst stepper is free (idle, or the last beat is acknowledged now) the arbiter picks
-// among the channels' registered offers and the burst is loaded; take_o tells the channel at once.
+// Its burst issue (dma_issue) picks among the channels' registered offers and loads the burst;
+// take_o tells the channel at once.
 // The FIFO RAM is addressed with that channel's head so the first word is on the bus when the
 // burst starts. Each acknowledge pops a word; the RAM is then addressed one word ahead, so a slave
 // that acknowledges every cycle gets a new word every cycle. A bus error ends the burst.
@@ -41,105 +41,71 @@ module dma_wr_engine #(
   output logic                         idle_o       // no burst and none to take: nothing changes
 );
 
-  logic          gnt_valid, take, free, busy, beat_ok, last;
-  logic [CW-1:0] gnt, ch;
+  logic             take, busy, beat_ok, last;
+  logic [CW-1:0]    gnt, ch;
   logic [NumCh-1:0] gnt_1h;
-  logic [1:0]    index;
+  logic [1:0]       index;
 
-  dma_arb #(.NumCh(NumCh)) u_arb (
-    .clk_i    (clk_i),
-    .rst_ni   (rst_ni),
-    .req_i    (elig_i),
-    .prio_i   (prio_i),
-    .take_i   (take),
-    .valid_o  (gnt_valid),
-    .gnt_1h_o (gnt_1h),
-    .gnt_o    (gnt)
+  dma_issue #(.NumCh(NumCh)) u_issue (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .offer_i    (elig_i),
+    .n_i        (n_i),
+    .addr_i     (addr_i),
+    .fixed_i    (fixed_i),
+    .prio_i     (prio_i),
+    .bus_prio_i (bus_prio_i),
+    .take_o     (take),
+    .gnt_o      (gnt),
+    .gnt_1h_o   (gnt_1h),
+    .take_1h_o  (take_o),
+    .busy_o     (busy),
+    .beat_ok_o  (beat_ok),
+    .last_o     (last),
+    .ch_o       (ch),
+    .index_o    (index),
+    .active_o   (active_o),
+    .err_o      (err_o),
+    .req_o      (req_o),
+    .addr_o     (addr_o),
+    .burst_o    (burst_o),
+    .more_o     (more_o),
+    .beats_o    (beats_o),
+    .fixed_o    (fixed_o),
+    .prio_o     (prio_o),
+    .ack_i      (ack_i),
+    .err_i      (err_i),
+    .idle_o     (idle_o)
   );
 
-  // The granted channel's offer: an AND-OR with the one-hot grant.
-  logic [29:0] g_addr;
-  logic [3:0]  g_n;
-  logic        g_fixed;
+  // A beat pops a word of the burst's channel.
   always_comb begin
-    g_addr  = '0;
-    g_n     = '0;
-    g_fixed = 1'b0;
-    for (int c = 0; c < NumCh; c++) begin
-      g_n     = g_n | ({4{gnt_1h[c]}} & n_i[4*c +: 4]);
-      g_addr  = g_addr | ({30{gnt_1h[c]}} & addr_i[30*c +: 30]);
-      g_fixed = g_fixed | (gnt_1h[c] & fixed_i[c]);
-    end
-  end
-
-  assign take = free && gnt_valid;
-
-  dma_burst #(.CW(CW)) u_burst (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .take_i    (take),
-    .ch_i      (gnt),
-    .n_i       (g_n),
-    .addr_i    (g_addr),
-    .fixed_i   (g_fixed),
-    .ack_i     (ack_i),
-    .err_i     (err_i),
-    .busy_o    (busy),
-    .free_o    (free),
-    .beat_ok_o (beat_ok),
-    .last_o    (last),
-    .ch_o      (ch),
-    .addr_o    (addr_o),
-    .beats_o   (beats_o),
-    .index_o   (index),
-    .fixed_o   (fixed_o),
-    .burst_o   (burst_o)
-  );
-
-  always_comb begin
-    take_o      = '0;
-    beat_o      = '0;
-    err_o       = '0;
-    active_o    = '0;
-    take_o      = take ? gnt_1h : '0;
-    if (busy) begin
-      active_o[ch] = 1'b1;
-      err_o[ch]    = err_i;
-      beat_o[ch]   = beat_ok;
-    end
+    beat_o     = '0;
+    beat_o[ch] = beat_ok;
   end
 
   // The RAM is addressed with the read pointer of the next cycle (moved by this cycle's beat),
   // of the channel whose burst runs in the next cycle: the word is on the bus when it is needed.
-  // Both pointers of each channel come from registers; the beat picks one at the end, so the
-  // acknowledge is one multiplexer away from the RAM address.
-  logic [CW-1:0]  rd_ch;
-  logic [FAW-1:0] rd_ptr, rd_ptr1;
-  logic           step;
-  assign rd_ch = take ? gnt : ch;
-  assign step  = beat_ok && (!take || gnt == ch);
+  // Each channel's next pointer comes from its register and the beat alone; the take then picks
+  // the granted channel's with the one-hot grant (an AND-OR), so the arbiter is two levels from
+  // the RAM address and the acknowledge is an increment and that selection away.
+  logic [CW-1:0]               rd_ch;
+  logic [NumCh-1:0][FAW-1:0]   nxt_ptr;
+  logic [FAW-1:0]              gnt_ptr, cur_ptr;
   always_comb begin
-    rd_ptr  = '0;
-    rd_ptr1 = '0;
+    gnt_ptr = '0;
+    cur_ptr = '0;
     for (int c = 0; c < NumCh; c++) begin
-      if (rd_ch == CW'(c)) begin
-        rd_ptr  = rptr_i[FAW*c +: FAW];
-        rd_ptr1 = rptr_i[FAW*c +: FAW] + FAW'(1);
-      end
+      nxt_ptr[c] = rptr_i[FAW*c +: FAW] + FAW'(beat_ok && ch == CW'(c));
+      gnt_ptr    = gnt_ptr | ({FAW{gnt_1h[c]}} & nxt_ptr[c]);
+      if (ch == CW'(c)) cur_ptr = nxt_ptr[c];
     end
   end
-  assign fifo_raddr_o = {rd_ch, step ? rd_ptr1 : rd_ptr};
+  assign rd_ch        = take ? gnt : ch;
+  assign fifo_raddr_o = {rd_ch, take ? gnt_ptr : cur_ptr};
 
-  logic unused_index;
-  assign unused_index = ^index;
-
-  assign req_o  = busy;
-  assign more_o = !last;
-  assign prio_o = busy && bus_prio_i[ch];
-
-  // Clock-gating hint: idle and no channel to grant, so no burst is taken (the arbiter's
-  // round-robin state moves only with a take) and no beat or FIFO pop happens.
-  assign idle_o = !busy && !gnt_valid;
+  logic unused;
+  assign unused = ^{busy, last, index};
 
 endmodule
 
