@@ -66,7 +66,7 @@ module sha_periph #(
   logic [7:0][63:0] ctx_state, eng_state;
   logic [63:0] eng_count;
   logic        eng_ready, eng_busy, eng_done, eng_saveable, eng_expect, eng_err, eng_round, eng_blk;
-  logic        eng_idle, reg_req_q;
+  logic        eng_idle;
   logic [2:0]  eng_code;
   logic        eng_done_q, eng_err_q;
   logic        readable, early_read, fault;
@@ -119,7 +119,7 @@ module sha_periph #(
   assign reg_wr_err_o = reg_wr_err ||
                         (partial && ((hwif_out.DATA_IN.req && hwif_out.DATA_IN.req_is_wr) || (|{ctx_wr, count_wr})));
 
-  sha_fifo #(.Depth(InDepth)) u_in_fifo (
+  periph_fifo #(.Depth(InDepth), .Width(32)) u_in_fifo (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .flush_i (cmd_clear),
@@ -257,27 +257,34 @@ module sha_periph #(
   assign hwif_in.PERF_MSG.count.next    = hwif_out.PERF_MSG.count.value + 32'd1;
   assign hwif_in.PERF_MSG.count.we      = eng_busy;
 
-  assign irq_o        = (hwif_out.IRQ_STATUS.done.value & hwif_out.IRQ_ENABLE.done.value) |
-                        (hwif_out.IRQ_STATUS.err.value & hwif_out.IRQ_ENABLE.err.value) |
-                        (hwif_out.IRQ_STATUS.bus_abort.value & hwif_out.IRQ_ENABLE.bus_abort.value);
+  periph_irq #(.Width(3)) u_irq (
+    .status_i ({hwif_out.IRQ_STATUS.bus_abort.value, hwif_out.IRQ_STATUS.err.value,
+                hwif_out.IRQ_STATUS.done.value}),
+    .enable_i ({hwif_out.IRQ_ENABLE.bus_abort.value, hwif_out.IRQ_ENABLE.err.value,
+                hwif_out.IRQ_ENABLE.done.value}),
+    .irq_o    (irq_o)
+  );
+
   // Room for a DMA block while the message wants data (or the engine drains after an error).
   assign dma_in_req_o = hwif_out.DMA_CTRL.in_en.value && (LW'(InDepth) - in_level) >= LW'(DmaWords) &&
                         (eng_expect || eng_err);
 
   // ---- idle_o: the SoC stops this block's clock in simulation while it is 1 ----
-  // The cycle after a request is not idle: singlepulse CMD fields and write side effects settle.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) reg_req_q <= 1'b0;
-    else         reg_req_q <= reg_req_i;
-  end
+  // A request and the cycle after it are not idle (periph_idle).
   // Without a request (no decode, no field write, no DIGEST/COUNT/DATA_IN access) the rest only
   // moves through: a held DATA_IN word or stalled external access, a pending command, a word in
   // the FIFO (the engine takes it, or raises AFTER_FINAL), the engine (busy also counts
   // PERF_MSG; rounds PERF_BUSY, PERF_BLOCKS), and the done/err edges that set IRQ_STATUS.
-  assign idle_o = !reg_req_i && !reg_req_q && !reg_req_stall_wr_o && !reg_req_stall_rd_o &&
-                  !din_pend_q && !cmd_start && !cmd_resume && !cmd_clear && !cmd_abort &&
-                  in_empty && !eng_busy && eng_idle &&
-                  (eng_done == eng_done_q) && (eng_err == eng_err_q);
+  periph_idle u_idle (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .reg_req_i (reg_req_i),
+    .quiet_i   (!reg_req_stall_wr_o && !reg_req_stall_rd_o &&
+                !din_pend_q && !cmd_start && !cmd_resume && !cmd_clear && !cmd_abort &&
+                in_empty && !eng_busy && eng_idle &&
+                (eng_done == eng_done_q) && (eng_err == eng_err_q)),
+    .idle_o    (idle_o)
+  );
 
   // HWCFG reads the parameters back: each must fit its field.
   if (InDepth < 2 || InDepth > 255) begin : gen_bad_params

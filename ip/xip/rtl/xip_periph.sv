@@ -110,7 +110,7 @@ module xip_periph #(
   logic [31:0]  min_q, min_d;
 
   // Simulation clock gating.
-  logic         kw_idle, core_idle, reg_req_q;
+  logic         kw_idle, core_idle;
 
   xip_reg_pkg::xip__in_t  hwif_in;
   xip_reg_pkg::xip__out_t hwif_out;
@@ -188,7 +188,11 @@ module xip_periph #(
   assign hwif_in.INTEG_STATUS.ctx.next       = fail_ctx_q;
   assign hwif_in.INTEG_STATUS.bad_cfg.next   = bad_cfg;
   assign hwif_in.INTEG_ADDR.addr.next        = fail_addr_q;
-  assign irq_o = hwif_out.INTEG_STATUS.fail.value & hwif_out.INTEG_IE.fail.value;
+  periph_irq #(.Width(1)) u_irq (
+    .status_i (hwif_out.INTEG_STATUS.fail.value),
+    .enable_i (hwif_out.INTEG_IE.fail.value),
+    .irq_o    (irq_o)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -417,16 +421,14 @@ module xip_periph #(
   // INTEG_STATUS (integ_fail, then fail_q, with FAIL_CTX / FAIL_ADDR). The counters move only
   // with a read's acknowledge (win_req_i) or clr_stats; the core takes a flush (flush_q) in the
   // cycle after the change.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      reg_req_q <= 1'b0;
-    end else begin
-      reg_req_q <= reg_req_i;
-    end
-  end
-
-  assign idle_o = !win_req_i && !reg_req_i && !reg_req_q && !unwrap_go && !ctrl_clr_stats && !flush
-               && !flush_q && !integ_fail && !fail_q && kw_idle && core_idle && min_d == min_q;
+  periph_idle u_idle (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .reg_req_i (reg_req_i),
+    .quiet_i   (!win_req_i && !unwrap_go && !ctrl_clr_stats && !flush && !flush_q && !integ_fail && !fail_q &&
+                kw_idle && core_idle && min_d == min_q),
+    .idle_o    (idle_o)
+  );
 
   // The register file keeps the sticky error bits for software; nothing here needs them.
   logic unused;
