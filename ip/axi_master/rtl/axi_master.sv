@@ -129,6 +129,16 @@ module axi_master #(
     endcase
   end
 
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd_q     <= RdIdle;
+      rd_cnt_q <= '0;
+    end else begin
+      rd_q     <= rd_d;
+      rd_cnt_q <= rd_cnt_d;
+    end
+  end
+
   assign rd_data_o = m_axi_rdata;
   assign rd_ack_o  = (rd_q == RdData) && m_axi_rvalid && !rd_bad;
   assign rd_err_o  = (rd_q == RdData) && m_axi_rvalid && rd_bad;
@@ -143,7 +153,7 @@ module axi_master #(
   logic [3:0]  aw_len_q;
   logic        aw_fixed_q, aw_prio_q;
   logic [3:0]  wr_len, wr_cnt_now;
-  logic        wr_start, w_hs, b_hs;
+  logic        wr_start, wr_one, w_hs, b_hs;
 
   assign wr_len     = axi_master_pkg::burst_len(wr_addr_i[9:0], wr_beats_i, wr_fixed_i);
   // A protocol-conforming slave answers B only after AW: the guard keeps a broken one from
@@ -152,7 +162,11 @@ module axi_master #(
   assign wr_cnt_now = wr_start ? wr_len - 4'd1 : wr_cnt_q;
 
   assign m_axi_wvalid = wr_start || (wr_q == WrData);
-  assign m_axi_wlast  = (wr_cnt_now == 4'd0);
+  // WLAST of a starting burst (wr_len == 1) straight from the request, not through the split's
+  // subtract and compare: it lies on the path from the requester's registers back to its ack.
+  assign wr_one       = (wr_beats_i == 4'd1)
+                     || (!wr_fixed_i && (&wr_addr_i[9:0]) && wr_beats_i != 4'd0);
+  assign m_axi_wlast  = wr_start ? wr_one : (wr_cnt_q == 4'd0);
   assign m_axi_wdata  = wr_data_i;
   assign m_axi_wstrb  = 4'hF;
   assign w_hs         = m_axi_wvalid && m_axi_wready;
@@ -194,8 +208,6 @@ module axi_master #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      rd_q       <= RdIdle;
-      rd_cnt_q   <= '0;
       wr_q       <= WrIdle;
       wr_cnt_q   <= '0;
       aw_pend_q  <= 1'b0;
@@ -204,8 +216,6 @@ module axi_master #(
       aw_fixed_q <= 1'b0;
       aw_prio_q  <= 1'b0;
     end else begin
-      rd_q     <= rd_d;
-      rd_cnt_q <= rd_cnt_d;
       wr_q     <= wr_d;
       wr_cnt_q <= wr_cnt_d;
       if (wr_start) begin
