@@ -5,8 +5,8 @@ Python requesters stand in for the DMA core: a request holds its word address, t
 wants, FIXED and priority, and advances by one word per ack. On the AXI side cocotbext-axi's AxiRam
 (which asserts that no INCR burst crosses 4 KB), or AxiSlave over a RAM with a FIFO register and
 failing words, with random pauses on all five channels unless a test measures cycles; a hand-driven
-slave for DECERR and EXOKAY, which the models never answer. A monitor records every AR/AW handshake
-and checks the fixed attributes and that a waiting address stays put. Expected bursts come from the
+slave for DECERR and EXOKAY, which the models never answer. A monitor (axi_master_models) records
+every AR/AW handshake and checks the fixed attributes and that a waiting address stays put. Expected bursts come from the
 AXI 4 KB rule, not from the RTL.
 """
 
@@ -21,18 +21,12 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 from cocotbext.axi import AxiBus, AxiRam, AxiSlave
 
+from axi_master_models import AddrMonitor, Burst, FifoTarget, random_pauses
+
 RAM_BYTES = 0x2_0000
-FIFO_REG = 0x1_F000        # a constant-address data register (AxiSlave target)
+FIFO_REG = 0x1_F000        # a constant-address data register (FifoTarget)
 INCR, FIXED = 1, 0         # AxBURST (AMBA AXI4, A3.4.1)
 OKAY, EXOKAY, SLVERR, DECERR = 0, 1, 2, 3
-
-
-@dataclass(frozen=True)
-class Burst:
-    addr: int
-    len: int    # AxLEN: beats - 1
-    burst: int  # AxBURST
-    qos: int
 
 
 def expected_bursts(addr: int, beats: int, fixed: bool, prio: bool) -> list[Burst]:
@@ -40,72 +34,10 @@ def expected_bursts(addr: int, beats: int, fixed: bool, prio: bool) -> list[Burs
     out = []
     while beats:
         n = beats if fixed else min(beats, (0x1000 - (addr & 0xFFF)) // 4)
-        out.append(Burst(addr, n - 1, FIXED if fixed else INCR, 0xF if prio else 0))
+        out.append(Burst(addr, n - 1, FIXED if fixed else INCR, qos=0xF if prio else 0))
         beats -= n
         addr += 0 if fixed else 4 * n
     return out
-
-
-def random_pauses(seed: int, busy: float):
-    rng = random.Random(seed)
-    while True:
-        yield int(rng.random() < busy)
-
-
-class Monitor:
-    """AR and AW handshakes; attributes every burst must carry; a VALID address waits unchanged."""
-
-    def __init__(self, dut) -> None:
-        self.dut = dut
-        self.ar: list[Burst] = []
-        self.aw: list[Burst] = []
-        self.violations: list[str] = []
-        cocotb.start_soon(self._run())
-
-    def _sample(self, ch: str) -> tuple[int, int, Burst, tuple[int, ...]]:
-        s = lambda n: int(getattr(self.dut, f"m_axi_{ch}{n}").value)  # noqa: E731
-        fixed = (s("id"), s("size"), s("lock"), s("cache"), s("prot"))
-        return s("valid"), s("ready"), Burst(s("addr"), s("len"), s("burst"), s("qos")), fixed
-
-    async def _run(self) -> None:
-        held: dict[str, Burst | None] = {"ar": None, "aw": None}
-        while True:
-            await RisingEdge(self.dut.clk_i)
-            await ReadOnly()
-            for ch, log in (("ar", self.ar), ("aw", self.aw)):
-                valid, ready, b, attrs = self._sample(ch)
-                if valid and attrs != (0, 2, 0, 0, 0):
-                    self.violations.append(f"{ch}: id/size/lock/cache/prot {attrs}")
-                if held[ch] is not None and (not valid or b != held[ch]):
-                    self.violations.append(f"{ch}: {held[ch]} changed to valid={valid} {b} before ready")
-                held[ch] = b if valid and not ready else None
-                if valid and ready:
-                    log.append(b)
-
-
-class Fifo:
-    """AxiSlave target: RAM, one FIFO data register and words that fail (SLVERR)."""
-
-    def __init__(self) -> None:
-        self.ram = bytearray(RAM_BYTES)
-        self.source: deque[int] = deque()
-        self.sink: list[int] = []
-        self.fail: set[int] = set()
-
-    async def read(self, address: int, length: int) -> bytes:
-        if address in self.fail:
-            raise IOError(f"injected read error at {address:#x}")
-        if address == FIFO_REG:
-            return self.source.popleft().to_bytes(4, "little")
-        return bytes(self.ram[address:address + length])
-
-    async def write(self, address: int, data: bytes) -> None:
-        if address in self.fail:
-            raise IOError(f"injected write error at {address:#x}")
-        if address == FIFO_REG:
-            self.sink.append(int.from_bytes(data, "little"))
-        else:
-            self.ram[address:address + len(data)] = data
 
 
 @dataclass
@@ -117,10 +49,10 @@ class Outcome:
 class Bench:
     def __init__(self, dut) -> None:
         self.dut = dut
-        self.mon: Monitor
+        self.mon: AddrMonitor
         self.slave: AxiRam | AxiSlave | None = None
 
-    async def start(self, target: Fifo | None = None, pauses: bool = True, model: bool = True, seed: int = 1) -> None:
+    async def start(self, target: FifoTarget | None = None, pauses: bool = True, model: bool = True, seed: int = 1) -> None:
         d = self.dut
         cocotb.start_soon(Clock(d.clk_i, 10, unit="ns").start())
         for port in ("rd", "wr"):
@@ -140,7 +72,7 @@ class Bench:
                          self.slave.write_if.b_channel)
                 for i, ch in enumerate(chans):
                     ch.set_pause_generator(random_pauses(seed * 10 + i, 0.3 + 0.1 * i))
-        self.mon = Monitor(d)
+        self.mon = AddrMonitor(d)
         await ClockCycles(d.clk_i, 4)
         d.rst_ni.value = 1
         await ClockCycles(d.clk_i, 2)
@@ -212,8 +144,7 @@ async def random_bursts(dut):
     for i in range(60):
         addr, beats, prio = near_4k(rng), rng.randrange(1, 16), rng.random() < 0.3
         words = [rng.getrandbits(32) for _ in range(beats)]
-        tb.mon.aw.clear()
-        tb.mon.ar.clear()
+        tb.mon.clear()
         wr = await tb.request("wr", addr, beats, prio=prio, words=words)
         await tb.wait_idle()
         assert not wr.err and ram_words(tb.slave, addr, beats) == words, i
@@ -258,7 +189,7 @@ async def read_and_write_at_once(dut):
 @cocotb.test()
 async def fixed_bursts(dut):
     """FIXED bursts to and from a FIFO register: one burst per request, never split, in order."""
-    target = Fifo()
+    target = FifoTarget(RAM_BYTES, FIFO_REG)
     tb = Bench(dut)
     await tb.start(target=target, seed=5)
     target.source.extend(range(100, 115))
@@ -267,7 +198,7 @@ async def fixed_bursts(dut):
     wr = await tb.request("wr", FIFO_REG, 12, fixed=True, prio=True, words=list(range(200, 212)))
     await tb.wait_idle()
     assert not wr.err and target.sink == list(range(200, 212))
-    assert tb.mon.ar == [Burst(FIFO_REG, 14, FIXED, 0)] and tb.mon.aw == [Burst(FIFO_REG, 11, FIXED, 0xF)]
+    assert tb.mon.ar == [Burst(FIFO_REG, 14, FIXED)] and tb.mon.aw == [Burst(FIFO_REG, 11, FIXED, qos=0xF)]
     tb.check_protocol()
 
 
@@ -276,7 +207,7 @@ async def slave_errors(dut):
     """SLVERR on a read beat: the beats before it are acknowledged, the error comes on that beat,
     the burst's other beats are drained. On a write: the burst's beats but the last are
     acknowledged, the last one is the error. The master is idle and works afterwards."""
-    target = Fifo()
+    target = FifoTarget(RAM_BYTES, FIFO_REG)
     tb = Bench(dut)
     await tb.start(target=target, seed=9)
     words = list(range(1, 9))

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""pytest entry: the cocotb tests of axi_master (the shared AXI4 burst master), its lint and its
-Yosys elaboration."""
+"""pytest entry: the cocotb tests of axi_master (the shared AXI4 burst master), its lint, its
+Yosys elaboration and its logic depth against the manifest's ceiling."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from aesoc.common.toolchain import BUILD, verilator_bin
+from aesoc.fpga import depth
+from aesoc.fpga.design import Design
 from aesoc.fpga.synth import elaborate_check
 from aesoc.sim.cocotb_flow import run_cocotb
 from aesoc.soc import ipblock
@@ -40,3 +42,10 @@ def test_axi_master_lint(id_width: int) -> None:
 
 def test_axi_master_yosys_parse() -> None:
     elaborate_check("axi_master", sources(), {}, BUILD / "yosys-check" / "axi_master")
+
+
+def test_axi_master_within_its_ceiling() -> None:
+    block = ipblock.block("axi_master")
+    found = depth.depth(Design("axi_master", "axi_master", tuple(sources()), ()), write_store=False)
+    assert block.max_lut_levels is not None and found.levels <= block.max_lut_levels, (
+        f"{found.levels} LUT levels, ceiling {block.max_lut_levels}: {found.start} -> {found.end} {found.cells}")

@@ -13,28 +13,24 @@ from __future__ import annotations
 
 import os
 import random
-from collections import deque
-from dataclasses import dataclass
+import sys
+from pathlib import Path
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
+from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiBus, AxiLiteBus, AxiLiteMaster, AxiRam, AxiResp, AxiSlave
 
 from dma_tb import AM_FIXED, AM_INC, ERR, Xfer, pattern, regmap
+
+# The bus-model helpers the AXI4 master's own tests use (ip/axi_master/tests).
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "axi_master" / "tests"))
+from axi_master_models import AddrMonitor, Burst, FifoTarget, random_pauses  # noqa: E402
 
 RAM_BYTES = 0x4_0000       # window 0 of dma_axi's defaults: SRAM0, 256 KB at 0
 FIFO_REG = 0xF000_1000     # inside window 2 (4 KB): a constant-address data register
 INCR, FIXED = 1, 0         # AxBURST encodings (AMBA AXI4, A3.4.1)
 DEPTH = int(os.environ["DMA_FIFO_DEPTH"])
-
-
-@dataclass(frozen=True)
-class Burst:
-    addr: int
-    len: int    # AxLEN: beats - 1
-    burst: int  # AxBURST
-    size: int   # AxSIZE
 
 
 def expected_bursts(start: int, words: int, beats: int, fixed: bool = False) -> list[Burst]:
@@ -50,70 +46,6 @@ def expected_bursts(start: int, words: int, beats: int, fixed: bool = False) -> 
             n -= part
             addr += 0 if fixed else 4 * part
     return out
-
-
-class AddrMonitor:
-    """Every AR and AW handshake, and the AXI rule that a VALID address waits unchanged."""
-
-    def __init__(self, dut) -> None:
-        self.dut = dut
-        self.ar: list[Burst] = []
-        self.aw: list[Burst] = []
-        self.violations: list[str] = []
-        cocotb.start_soon(self._run())
-
-    def _sample(self, ch: str) -> tuple[int, int, Burst]:
-        s = lambda n: int(getattr(self.dut, f"m_axi_{ch}{n}").value)  # noqa: E731
-        return s("valid"), s("ready"), Burst(s("addr"), s("len"), s("burst"), s("size"))
-
-    async def _run(self) -> None:
-        held: dict[str, Burst | None] = {"ar": None, "aw": None}
-        while True:
-            await RisingEdge(self.dut.clk_i)
-            await ReadOnly()
-            for ch, log in (("ar", self.ar), ("aw", self.aw)):
-                valid, ready, b = self._sample(ch)
-                if held[ch] is not None and (not valid or b != held[ch]):
-                    self.violations.append(f"{ch}: {held[ch]} changed to valid={valid} {b} before ready")
-                held[ch] = b if valid and not ready else None
-                if valid and ready:
-                    log.append(b)
-
-    def clear(self) -> None:
-        self.ar.clear()
-        self.aw.clear()
-
-
-def random_pauses(seed: int, busy: float):
-    rng = random.Random(seed)
-    while True:
-        yield int(rng.random() < busy)
-
-
-class FifoTarget:
-    """AxiSlave target: RAM, one FIFO data register (reads pop `source`, writes append to `sink`)
-    and word addresses that fail (the model answers SLVERR for them)."""
-
-    def __init__(self) -> None:
-        self.ram = bytearray(RAM_BYTES)
-        self.source: deque[int] = deque()
-        self.sink: list[int] = []
-        self.fail: set[int] = set()
-
-    async def read(self, address: int, length: int) -> bytes:
-        if address in self.fail:
-            raise IOError(f"injected read error at {address:#x}")
-        if address == FIFO_REG:
-            return self.source.popleft().to_bytes(4, "little")
-        return bytes(self.ram[address:address + length])
-
-    async def write(self, address: int, data: bytes) -> None:
-        if address in self.fail:
-            raise IOError(f"injected write error at {address:#x}")
-        if address == FIFO_REG:
-            self.sink.append(int.from_bytes(data, "little"))
-        else:
-            self.ram[address:address + len(data)] = data
 
 
 class Bench:
@@ -246,7 +178,7 @@ async def concurrent_channels(dut):
 @cocotb.test()
 async def fixed_fifo_register(dut):
     """Memory to a FIFO data register and back: FIXED bursts at one address, AxLEN = BURST - 1."""
-    target = FifoTarget()
+    target = FifoTarget(RAM_BYTES, FIFO_REG)
     tb = Bench(dut)
     await tb.start(target, seed=7)
     words = 37
@@ -269,7 +201,7 @@ async def fixed_fifo_register(dut):
 async def slave_errors(dut):
     """SLVERR on a read beat and on a write burst: RD_BUS / WR_BUS, the error IRQ bit and irq_o
     (docs/dma.md, Errors); the rest of the errored read burst is drained, so the next copy works."""
-    target = FifoTarget()
+    target = FifoTarget(RAM_BYTES, FIFO_REG)
     tb = Bench(dut)
     await tb.start(target, seed=11)
     await tb.write("IRQ_ENABLE", tb.regs["IRQ_ENABLE"].pack(done=0xF, err=0xF))
