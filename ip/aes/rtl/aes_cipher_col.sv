@@ -50,7 +50,7 @@ module aes_cipher_col #(
 
   output logic         busy_o        // a block in the core or key derivation running
 );
-  localparam logic [255:0] KEY_KEEP = aes_pkg::key_keep(KeyLenMax);
+  localparam logic [255:0] KEY_KEEP = (KeyLenMax == 128) ? {{128{1'b1}}, 128'h0} : {256{1'b1}};
   // Row lengths in bytes: the deepest tap of each row (encryption taps only without DecEnable).
   localparam int unsigned L1 = 7;
   localparam int unsigned L2 = 6;
@@ -73,8 +73,14 @@ module aes_cipher_col #(
 
   assign nr = aes_pkg::num_rounds(klen_q);
 
-  assign klen_in = (KeyLenMax == 128) ? aes_pkg::AES_KEY_128 : key_len_i;
-  assign key_in  = aes_pkg::key_align(key_i, klen_in);
+  always_comb begin
+    klen_in = (KeyLenMax == 128) ? aes_pkg::AES_KEY_128 : key_len_i;
+    unique case (klen_in)
+      aes_pkg::AES_KEY_192: key_in = {key_i[255:64], 64'h0};
+      aes_pkg::AES_KEY_256: key_in = key_i;
+      default:              key_in = {key_i[255:128], 128'h0};
+    endcase
+  end
 
   always_comb begin
     key_d     = key_q;
@@ -113,10 +119,13 @@ module aes_cipher_col #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       klen_q   <= aes_pkg::AES_KEY_128;
-      kvalid_q <= '0;
+      kvalid_q <= 1'b0;
+    end else if (clear_i) begin
+      klen_q   <= aes_pkg::AES_KEY_128;
+      kvalid_q <= 1'b0;
     end else begin
-      klen_q   <= clear_i ? aes_pkg::AES_KEY_128 : klen_d;
-      kvalid_q <= clear_i ? '0 : kvalid_d;
+      klen_q   <= klen_d;
+      kvalid_q <= kvalid_d;
     end
   end
 
@@ -130,9 +139,11 @@ module aes_cipher_col #(
     end
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        dkvalid_q              <= 1'b0;
+        dkvalid_q <= 1'b0;
+      end else if (clear_i) begin
+        dkvalid_q <= 1'b0;
       end else begin
-        dkvalid_q              <= ~clear_i & dkvalid_d;
+        dkvalid_q <= dkvalid_d;
       end
     end
     assign key_ready_o = kvalid_q & dkvalid_q;
@@ -148,7 +159,14 @@ module aes_cipher_col #(
   // Round keys  //
   /////////////////
 
-  aes_pkg::core_state_t fsm_q, fsm_d;
+  typedef enum logic [1:0] {
+    ST_IDLE   = 2'd0,
+    ST_RUN    = 2'd1,
+    ST_DONE   = 2'd2,
+    ST_KEYGEN = 2'd3
+  } state_e;
+
+  state_e       fsm_q, fsm_d;
   logic [255:0] win_q, win_d;      // key window of the round that runs (ROM core: the round before)
   logic [255:0] win_new;           // what win_we writes into it
   logic         win_we;
@@ -173,15 +191,15 @@ module aes_cipher_col #(
   // whose key it makes, from win_q = the previous window, whose SubWord byte addresses were
   // presented when win_q was written. A block is taken with win_q = the stored key; a key write
   // puts the key into win_q and derivation steps from there.
-  assign idle = (fsm_q == aes_pkg::CORE_IDLE) | (fsm_q == aes_pkg::CORE_DONE);
+  assign idle = (fsm_q == ST_IDLE) | (fsm_q == ST_DONE);
   assign kdec = idle ? (DecEnable & in_dec_i) : dec_q;
   assign kd   = kdec ? dkey_q : key_q;
   if (Rom) begin : gen_kin_rom
     assign kin = win_q;
     assign qs  = rnd_q;
   end else begin : gen_kin_comb
-    assign kin = idle ? kd : (((fsm_q == aes_pkg::CORE_KEYGEN) && (rnd_q == '0)) ? key_q : win_q);
-    assign qs  = idle ? '0 : ((fsm_q == aes_pkg::CORE_KEYGEN) ? rnd_q : q[3:0]);
+    assign kin = idle ? kd : (((fsm_q == ST_KEYGEN) && (rnd_q == '0)) ? key_q : win_q);
+    assign qs  = idle ? '0 : ((fsm_q == ST_KEYGEN) ? rnd_q : q[3:0]);
   end
   assign step = kdec ? 4'(nr - 4'd1 - qs) : qs;
 
@@ -278,7 +296,7 @@ module aes_cipher_col #(
     assign dec_next  = DecEnable & dec_d;
     assign nr_next   = aes_pkg::num_rounds(klen_d);
     assign step_next = dec_next ? 4'(nr_next - 4'd1 - rnd_d) : rnd_d;
-    assign run_col   = ~clear_i & (accept | (fsm_q == aes_pkg::CORE_RUN));
+    assign run_col   = ~clear_i & (accept | (fsm_q == ST_RUN));
     assign addr_col  = run_col ? col_taps(taps_next, col_d, dec_next) : '0;
     assign addr_inv  = run_col & dec_next;
     assign kflush    = clear_i | ~(kvalid_q | key_load);
@@ -345,15 +363,10 @@ module aes_cipher_col #(
                                       row2_q[8 * (3 - c) +: 8], row3_q[8 * (3 - c) +: 8]};
   end
 
-  // The shared block control (aes_pkg::core_next): a round ends with its fourth column.
-  assign in_ready_o  = aes_pkg::core_in_ready(fsm_q, key_we_i, key_ready_o, out_ready_i);
-  assign out_valid_o = fsm_q == aes_pkg::CORE_DONE;
-  assign accept      = in_valid_i & in_ready_o;
-  assign key_load    = (fsm_q == aes_pkg::CORE_IDLE) & key_we_i;
-  assign fsm_d       = aes_pkg::core_next(fsm_q, key_we_i, DecEnable, last_round,
-                                          (col_q == 2'd3) & last_round, out_ready_i, accept);
+  assign accept = in_valid_i & in_ready_o;
 
   always_comb begin
+    fsm_d       = fsm_q;
     row0_d      = row0_q;
     row1_d      = row1_q;
     row2_d      = row2_q;
@@ -364,23 +377,32 @@ module aes_cipher_col #(
     rnd_d       = rnd_q;
     col_d       = col_q;
     dec_d       = dec_q;
+    in_ready_o  = 1'b0;
+    out_valid_o = 1'b0;
+    key_load    = 1'b0;
     dkey_load   = 1'b0;
     unique case (fsm_q)
-      aes_pkg::CORE_IDLE: begin
-        if (key_load) begin
-          win_we = Rom;
+      ST_IDLE: begin
+        in_ready_o = key_ready_o & ~key_we_i;
+        if (key_we_i) begin
+          key_load = 1'b1;
+          win_we   = Rom;
           if (DecEnable) begin
+            fsm_d = ST_KEYGEN;
             rnd_d = '0;
             dec_d = aes_pkg::AES_DIR_ENC;
           end
         end
       end
-      aes_pkg::CORE_KEYGEN: begin
-        rnd_d     = rnd_q + 4'd1;
-        win_we    = 1'b1;
-        dkey_load = last_round;
+      ST_KEYGEN: begin
+        rnd_d  = rnd_q + 4'd1;
+        win_we = 1'b1;
+        if (last_round) begin
+          dkey_load = 1'b1;
+          fsm_d     = ST_IDLE;
+        end
       end
-      aes_pkg::CORE_RUN: begin
+      ST_RUN: begin
         row0_d = {row0_q[8 * 3 - 1:0], col_out[31:24]};
         row1_d = {row1_q[8 * (L1 - 1) - 1:0], col_out[23:16]};
         row2_d = {row2_q[8 * (L2 - 1) - 1:0], col_out[15:8]};
@@ -389,12 +411,25 @@ module aes_cipher_col #(
         col_d  = col_q + 2'd1;
         if (col_q == 2'd3) begin
           win_we = 1'b1;
-          rnd_d  = rnd_q + 4'd1;
+          rnd_d = rnd_q + 4'd1;
+          if (last_round) begin
+            fsm_d = ST_DONE;
+          end
         end
       end
-      default: ;
+      ST_DONE: begin
+        out_valid_o = 1'b1;
+        in_ready_o  = out_ready_i & key_ready_o;
+        if (out_ready_i) begin
+          fsm_d = ST_IDLE;
+        end
+      end
+      default: begin
+        fsm_d = ST_IDLE;
+      end
     endcase
     if (accept) begin
+      fsm_d  = ST_RUN;
       rnd_d  = '0;
       col_d  = '0;
       dec_d  = DecEnable ? in_dec_i : aes_pkg::AES_DIR_ENC;
@@ -425,40 +460,46 @@ module aes_cipher_col #(
 
   always_ff @(posedge clk_i) begin
     if (wipe) begin
-      row0_q                 <= '0;
-      row1_q                 <= '0;
-      row2_q                 <= '0;
-      row3_q                 <= '0;
-      mask_q                 <= '0;
-      win_q                  <= '0;
+      row0_q <= '0;
+      row1_q <= '0;
+      row2_q <= '0;
+      row3_q <= '0;
+      mask_q <= '0;
+      win_q  <= '0;
     end else begin
-      row0_q                 <= row0_d;
-      row1_q                 <= row1_d;
-      row2_q                 <= row2_d;
-      row3_q                 <= row3_d;
-      mask_q                 <= mask_d;
-      win_q                  <= win_d;
+      row0_q <= row0_d;
+      row1_q <= row1_d;
+      row2_q <= row2_d;
+      row3_q <= row3_d;
+      mask_q <= mask_d;
+      win_q  <= win_d;
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      fsm_q                  <= aes_pkg::CORE_IDLE;
-      mask_en_q              <= '0;
-      rnd_q                  <= '0;
-      col_q                  <= '0;
-      dec_q                  <= '0;
+      fsm_q     <= ST_IDLE;
+      mask_en_q <= 1'b0;
+      rnd_q     <= '0;
+      col_q     <= '0;
+      dec_q     <= 1'b0;
+    end else if (clear_i) begin
+      fsm_q     <= ST_IDLE;
+      mask_en_q <= 1'b0;
+      rnd_q     <= '0;
+      col_q     <= '0;
+      dec_q     <= 1'b0;
     end else begin
-      fsm_q                  <= clear_i ? aes_pkg::CORE_IDLE : fsm_d;
-      mask_en_q              <= clear_i ? '0 : mask_en_d;
-      rnd_q                  <= clear_i ? '0 : rnd_d;
-      col_q                  <= clear_i ? '0 : col_d;
-      dec_q                  <= clear_i ? '0 : dec_d;
+      fsm_q     <= fsm_d;
+      mask_en_q <= mask_en_d;
+      rnd_q     <= rnd_d;
+      col_q     <= col_d;
+      dec_q     <= dec_d;
     end
   end
 
   assign out_data_o = res;
-  assign busy_o     = fsm_q != aes_pkg::CORE_IDLE;
+  assign busy_o     = fsm_q != ST_IDLE;
 
   ////////////////
   // Assertions //
@@ -467,8 +508,8 @@ module aes_cipher_col #(
   // Written without rst_ni (see aes_cipher_core); each property also holds in reset.
 `ifdef ASSERT_ON
   // A waiting result stays put until taken.
-  OutHold_A: assert property (@(posedge clk_i) fsm_q == aes_pkg::CORE_DONE && !out_ready_i |->
-      fsm_d == aes_pkg::CORE_DONE && row0_d == row0_q && row1_d == row1_q && row2_d == row2_q &&
+  OutHold_A: assert property (@(posedge clk_i) fsm_q == ST_DONE && !out_ready_i |->
+      fsm_d == ST_DONE && row0_d == row0_q && row1_d == row1_q && row2_d == row2_q &&
       row3_d == row3_q && mask_d == mask_q && mask_en_d == mask_en_q);
   // No block is accepted without a usable key.
   AcceptNeedsKey_A: assert property (@(posedge clk_i) in_valid_i && in_ready_o |-> key_ready_o);
@@ -477,8 +518,8 @@ module aes_cipher_col #(
   // A key write and a block are never taken together.
   KeyOrBlock_A: assert property (@(posedge clk_i) !(key_load && in_valid_i && in_ready_o));
   // Rounds are whole: a block leaves the run state only after the fourth column.
-  WholeRounds_A: assert property (@(posedge clk_i)
-      fsm_q == aes_pkg::CORE_RUN && fsm_d == aes_pkg::CORE_DONE |-> col_q == 2'd3);
+  WholeRounds_A: assert property (@(posedge clk_i) fsm_q == ST_RUN && fsm_d == ST_DONE |->
+      col_q == 2'd3);
 `endif
 
 endmodule

@@ -60,7 +60,7 @@ module aes_cipher_core #(
   localparam int unsigned NS     = (RoundsPerCycle == 0) ? NR_TOP : RoundsPerCycle;
   // Key-window bits that can be non-zero: AES-128-only cores keep four words, so the unused
   // half of every window register is a constant here (not only inside aes_key_expand).
-  localparam logic [255:0] KEY_KEEP = aes_pkg::key_keep(KeyLenMax);
+  localparam logic [255:0] KEY_KEEP = (KeyLenMax == 128) ? {{128{1'b1}}, 128'h0} : {256{1'b1}};
 
   ////////////////////
   // Key registers  //
@@ -79,8 +79,14 @@ module aes_cipher_core #(
 
   assign nr = aes_pkg::num_rounds(klen_q);
 
-  assign klen_in = (KeyLenMax == 128) ? aes_pkg::AES_KEY_128 : key_len_i;
-  assign key_in  = aes_pkg::key_align(key_i, klen_in);
+  always_comb begin
+    klen_in = (KeyLenMax == 128) ? aes_pkg::AES_KEY_128 : key_len_i;
+    unique case (klen_in)
+      aes_pkg::AES_KEY_192: key_in = {key_i[255:64], 64'h0};
+      aes_pkg::AES_KEY_256: key_in = key_i;
+      default:              key_in = {key_i[255:128], 128'h0};
+    endcase
+  end
 
   always_comb begin
     key_d     = key_q;
@@ -99,16 +105,19 @@ module aes_cipher_core #(
     end
   end
 
-  // clear_i zeroises every register as reset does.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       key_q    <= '0;
       klen_q   <= aes_pkg::AES_KEY_128;
-      kvalid_q <= '0;
+      kvalid_q <= 1'b0;
+    end else if (clear_i) begin
+      key_q    <= '0;
+      klen_q   <= aes_pkg::AES_KEY_128;
+      kvalid_q <= 1'b0;
     end else begin
-      key_q    <= clear_i ? '0 : key_d;
-      klen_q   <= clear_i ? aes_pkg::AES_KEY_128 : klen_d;
-      kvalid_q <= clear_i ? '0 : kvalid_d;
+      key_q    <= key_d;
+      klen_q   <= klen_d;
+      kvalid_q <= kvalid_d;
     end
   end
 
@@ -116,10 +125,13 @@ module aes_cipher_core #(
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         dkey_q    <= '0;
-        dkvalid_q <= '0;
+        dkvalid_q <= 1'b0;
+      end else if (clear_i) begin
+        dkey_q    <= '0;
+        dkvalid_q <= 1'b0;
       end else begin
-        dkey_q    <= clear_i ? '0 : dkey_d;
-        dkvalid_q <= clear_i ? '0 : dkvalid_d;
+        dkey_q    <= dkey_d;
+        dkvalid_q <= dkvalid_d;
       end
     end
     assign key_ready_o = kvalid_q & dkvalid_q;
@@ -136,12 +148,19 @@ module aes_cipher_core #(
   ///////////////
 
   if (!Pipelined) begin : gen_iterative
-    aes_pkg::core_state_t fsm_q, fsm_d;
+    typedef enum logic [1:0] {
+      ST_IDLE   = 2'd0,
+      ST_RUN    = 2'd1,
+      ST_DONE   = 2'd2,
+      ST_KEYGEN = 2'd3
+    } state_e;
+
+    state_e       fsm_q, fsm_d;
     logic [127:0] state_q, state_d, mask_q, mask_d;
     logic [255:0] win_q, win_d;
     logic [3:0]   cnt_q, cnt_d;
     logic         dec_q, dec_d;
-    logic         last, accept, run_done;
+    logic         last, accept;
     // SplitRound: the first half's result and which half runs (0: SubBytes, 1: the rest).
     logic [127:0] mid_q, mid_d, run_mid;
     logic         half_q, half_d;
@@ -207,18 +226,10 @@ module aes_cipher_core #(
 
     assign last      = (5'(cnt_q) + 5'd1) * 5'(NS) >= {1'b0, nr};
     assign dkey_new  = run_win;
-
-    // The shared block control (aes_pkg::core_next); a round completes in the second half of a
-    // split round.
-    assign in_ready_o  = aes_pkg::core_in_ready(fsm_q, key_we_i, key_ready_o, out_ready_i);
-    assign out_valid_o = fsm_q == aes_pkg::CORE_DONE;
-    assign accept      = in_valid_i & in_ready_o;
-    assign key_load    = (fsm_q == aes_pkg::CORE_IDLE) & key_we_i;
-    assign run_done    = (!SplitRound || half_q) & last;
-    assign fsm_d       = aes_pkg::core_next(fsm_q, key_we_i, DecEnable, last, run_done, out_ready_i,
-                                            accept);
+    assign accept    = in_valid_i & in_ready_o;
 
     always_comb begin
+      fsm_d       = fsm_q;
       state_d     = state_q;
       mask_d      = mask_q;
       win_d       = win_q;
@@ -226,21 +237,32 @@ module aes_cipher_core #(
       dec_d       = dec_q;
       mid_d       = mid_q;
       half_d      = half_q;
+      in_ready_o  = 1'b0;
+      out_valid_o = 1'b0;
+      key_load    = 1'b0;
       dkey_load   = 1'b0;
       unique case (fsm_q)
-        aes_pkg::CORE_IDLE: begin
-          if (key_load && DecEnable) begin
-            win_d = key_in;
-            cnt_d = '0;
-            dec_d = aes_pkg::AES_DIR_ENC;
+        ST_IDLE: begin
+          in_ready_o = key_ready_o & ~key_we_i;
+          if (key_we_i) begin
+            key_load = 1'b1;
+            if (DecEnable) begin
+              fsm_d = ST_KEYGEN;
+              win_d = key_in;
+              cnt_d = '0;
+              dec_d = aes_pkg::AES_DIR_ENC;
+            end
           end
         end
-        aes_pkg::CORE_KEYGEN: begin
-          cnt_d     = cnt_q + 4'd1;
-          win_d     = run_win;
-          dkey_load = last;
+        ST_KEYGEN: begin
+          cnt_d = cnt_q + 4'd1;
+          win_d = run_win;
+          if (last) begin
+            dkey_load = 1'b1;
+            fsm_d     = ST_IDLE;
+          end
         end
-        aes_pkg::CORE_RUN: begin
+        ST_RUN: begin
           if (SplitRound && !half_q) begin
             half_d = 1'b1;
             win_d  = run_win;
@@ -250,11 +272,24 @@ module aes_cipher_core #(
             cnt_d   = cnt_q + 4'd1;
             win_d   = SplitRound ? win_q : run_win;
             state_d = run_state;
+            if (last) begin
+              fsm_d = ST_DONE;
+            end
           end
         end
-        default: ;
+        ST_DONE: begin
+          out_valid_o = 1'b1;
+          in_ready_o  = out_ready_i & key_ready_o;
+          if (out_ready_i) begin
+            fsm_d = ST_IDLE;
+          end
+        end
+        default: begin
+          fsm_d = ST_IDLE;
+        end
       endcase
       if (accept) begin
+        fsm_d   = ST_RUN;
         cnt_d   = '0;
         half_d  = 1'b0;
         dec_d   = DecEnable ? in_dec_i : aes_pkg::AES_DIR_ENC;
@@ -266,19 +301,26 @@ module aes_cipher_core #(
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        fsm_q   <= aes_pkg::CORE_IDLE;
+        fsm_q   <= ST_IDLE;
         state_q <= '0;
         mask_q  <= '0;
         win_q   <= '0;
         cnt_q   <= '0;
-        dec_q   <= '0;
+        dec_q   <= 1'b0;
+      end else if (clear_i) begin
+        fsm_q   <= ST_IDLE;
+        state_q <= '0;
+        mask_q  <= '0;
+        win_q   <= '0;
+        cnt_q   <= '0;
+        dec_q   <= 1'b0;
       end else begin
-        fsm_q   <= clear_i ? aes_pkg::CORE_IDLE : fsm_d;
-        state_q <= clear_i ? '0 : state_d;
-        mask_q  <= clear_i ? '0 : mask_d;
-        win_q   <= clear_i ? '0 : win_d;
-        cnt_q   <= clear_i ? '0 : cnt_d;
-        dec_q   <= clear_i ? '0 : dec_d;
+        fsm_q   <= fsm_d;
+        state_q <= state_d;
+        mask_q  <= mask_d;
+        win_q   <= win_d;
+        cnt_q   <= cnt_d;
+        dec_q   <= dec_d;
       end
     end
 
@@ -286,10 +328,13 @@ module aes_cipher_core #(
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
           mid_q  <= '0;
-          half_q <= '0;
+          half_q <= 1'b0;
+        end else if (clear_i) begin
+          mid_q  <= '0;
+          half_q <= 1'b0;
         end else begin
-          mid_q  <= clear_i ? '0 : mid_d;
-          half_q <= clear_i ? '0 : half_d;
+          mid_q  <= mid_d;
+          half_q <= half_d;
         end
       end
     end else begin : gen_no_mid
@@ -300,12 +345,12 @@ module aes_cipher_core #(
     end
 
     assign out_data_o = state_q ^ mask_q;
-    assign busy_o     = fsm_q != aes_pkg::CORE_IDLE;
+    assign busy_o     = fsm_q != ST_IDLE;
 
 `ifdef ASSERT_ON
     // A waiting result stays put until taken (stated on the next-state logic, reset-free).
-    OutHold_A: assert property (@(posedge clk_i) fsm_q == aes_pkg::CORE_DONE && !out_ready_i |->
-        fsm_d == aes_pkg::CORE_DONE && state_d == state_q && mask_d == mask_q);
+    OutHold_A: assert property (@(posedge clk_i) fsm_q == ST_DONE && !out_ready_i |->
+        fsm_d == ST_DONE && state_d == state_q && mask_d == mask_q);
 `endif
 
   end else begin : gen_pipelined

@@ -538,22 +538,28 @@ module aes_engine #(
     end
   end
 
-  // clear_i zeroises every register as reset does.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       iv_q       <= '0;
       cfg_q      <= '0;
       klen_q     <= aes_pkg::AES_KEY_128;
-      kloaded_q  <= '0;
+      kloaded_q  <= 1'b0;
       inflight_q <= '0;
-      err_q      <= '0;
+      err_q      <= 1'b0;
+    end else if (clear_i) begin
+      iv_q       <= '0;
+      cfg_q      <= '0;
+      klen_q     <= aes_pkg::AES_KEY_128;
+      kloaded_q  <= 1'b0;
+      inflight_q <= '0;
+      err_q      <= 1'b0;
     end else begin
-      iv_q       <= clear_i ? '0 : iv_d;
-      cfg_q      <= clear_i ? '0 : cfg_d;
-      klen_q     <= clear_i ? aes_pkg::AES_KEY_128 : klen_d;
-      kloaded_q  <= clear_i ? '0 : kloaded_d;
-      inflight_q <= clear_i ? '0 : inflight_d;
-      err_q      <= clear_i ? '0 : err_d;
+      iv_q       <= iv_d;
+      cfg_q      <= cfg_d;
+      klen_q     <= klen_d;
+      kloaded_q  <= kloaded_d;
+      inflight_q <= inflight_d;
+      err_q      <= err_d;
     end
   end
 
@@ -562,39 +568,57 @@ module aes_engine #(
     if (!rst_ni) begin
       gst_q        <= G_IDLE;
       h_q          <= '0;
-      hvalid_q     <= '0;
+      hvalid_q     <= 1'b0;
       ekj0_q       <= '0;
-      gdir_q       <= '0;
-      ivmsg_q      <= '0;
-      final_q      <= '0;
-      int_q        <= '0;
+      gdir_q       <= 1'b0;
+      ivmsg_q      <= 1'b0;
+      final_q      <= 1'b0;
+      int_q        <= 1'b0;
       tag_q        <= '0;
-      tag_valid_q  <= '0;
-      mismatch_q   <= '0;
-      iv_closed_q  <= '0;
-      aad_closed_q <= '0;
-      txt_closed_q <= '0;
+      tag_valid_q  <= 1'b0;
+      mismatch_q   <= 1'b0;
+      iv_closed_q  <= 1'b0;
+      aad_closed_q <= 1'b0;
+      txt_closed_q <= 1'b0;
+      last_bytes_q <= '0;
+      aad_len_q    <= '0;
+      txt_len_q    <= '0;
+    end else if (clear_i || !GcmOn) begin
+      gst_q        <= G_IDLE;
+      h_q          <= '0;
+      hvalid_q     <= 1'b0;
+      ekj0_q       <= '0;
+      gdir_q       <= 1'b0;
+      ivmsg_q      <= 1'b0;
+      final_q      <= 1'b0;
+      int_q        <= 1'b0;
+      tag_q        <= '0;
+      tag_valid_q  <= 1'b0;
+      mismatch_q   <= 1'b0;
+      iv_closed_q  <= 1'b0;
+      aad_closed_q <= 1'b0;
+      txt_closed_q <= 1'b0;
       last_bytes_q <= '0;
       aad_len_q    <= '0;
       txt_len_q    <= '0;
     end else begin
-      gst_q        <= (clear_i || !GcmOn) ? G_IDLE : gst_d;
-      h_q          <= (clear_i || !GcmOn) ? '0 : h_d;
-      hvalid_q     <= (clear_i || !GcmOn) ? '0 : hvalid_d;
-      ekj0_q       <= (clear_i || !GcmOn) ? '0 : ekj0_d;
-      gdir_q       <= (clear_i || !GcmOn) ? '0 : gdir_d;
-      ivmsg_q      <= (clear_i || !GcmOn) ? '0 : ivmsg_d;
-      final_q      <= (clear_i || !GcmOn) ? '0 : final_d;
-      int_q        <= (clear_i || !GcmOn) ? '0 : int_d;
-      tag_q        <= (clear_i || !GcmOn) ? '0 : tag_d;
-      tag_valid_q  <= (clear_i || !GcmOn) ? '0 : tag_valid_d;
-      mismatch_q   <= (clear_i || !GcmOn) ? '0 : mismatch_d;
-      iv_closed_q  <= (clear_i || !GcmOn) ? '0 : iv_closed_d;
-      aad_closed_q <= (clear_i || !GcmOn) ? '0 : aad_closed_d;
-      txt_closed_q <= (clear_i || !GcmOn) ? '0 : txt_closed_d;
-      last_bytes_q <= (clear_i || !GcmOn) ? '0 : last_bytes_d;
-      aad_len_q    <= (clear_i || !GcmOn) ? '0 : aad_len_d;
-      txt_len_q    <= (clear_i || !GcmOn) ? '0 : txt_len_d;
+      gst_q        <= gst_d;
+      h_q          <= h_d;
+      hvalid_q     <= hvalid_d;
+      ekj0_q       <= ekj0_d;
+      gdir_q       <= gdir_d;
+      ivmsg_q      <= ivmsg_d;
+      final_q      <= final_d;
+      int_q        <= int_d;
+      tag_q        <= tag_d;
+      tag_valid_q  <= tag_valid_d;
+      mismatch_q   <= mismatch_d;
+      iv_closed_q  <= iv_closed_d;
+      aad_closed_q <= aad_closed_d;
+      txt_closed_q <= txt_closed_d;
+      last_bytes_q <= last_bytes_d;
+      aad_len_q    <= aad_len_d;
+      txt_len_q    <= txt_len_d;
     end
   end
 

@@ -52,9 +52,16 @@ module aes_masked_core #(
   input  logic         prng_seed_we_i
 );
   localparam int unsigned LAST_PH = 9;
-  localparam logic [255:0] KEY_KEEP = aes_pkg::key_keep(KeyLenMax);
+  localparam logic [255:0] KEY_KEEP = (KeyLenMax == 128) ? {{128{1'b1}}, 128'h0} : {256{1'b1}};
 
-  aes_pkg::core_state_t fsm_q, fsm_d;
+  typedef enum logic [1:0] {
+    ST_IDLE   = 2'd0,
+    ST_RUN    = 2'd1,
+    ST_DONE   = 2'd2,
+    ST_KEYGEN = 2'd3
+  } state_e;
+
+  state_e       fsm_q, fsm_d;
   logic [255:0] key0_q, key1_q, key0_d, key1_d, dkey0_q, dkey1_q, dkey0_d, dkey1_d;
   logic [255:0] win0_q, win1_q, win0_d, win1_d, kw0, kw1, rwin, rkey;
   logic [127:0] st0_q, st1_q, st0_d, st1_d, mask_q, mask_d, rst0, rst1, rmask;
@@ -86,15 +93,21 @@ module aes_masked_core #(
   assign q       = 5'(cnt_q) + 5'd1;
   assign step    = dec_q ? 4'({1'b0, nr} - q) : cnt_q;
   assign last    = q == {1'b0, nr};
-  assign running = (fsm_q == aes_pkg::CORE_RUN) | (fsm_q == aes_pkg::CORE_KEYGEN);
+  assign running = (fsm_q == ST_RUN) | (fsm_q == ST_KEYGEN);
   assign upd     = running & (ph_q == 4'(LAST_PH));
 
   for (genvar i = 0; i < 9; i++) begin : gen_load
     assign load[i] = running & (ph_q == 4'(i));
   end
 
-  assign klen_in = (KeyLenMax == 128) ? aes_pkg::AES_KEY_128 : key_len_i;
-  assign key_in  = aes_pkg::key_align(key_i, klen_in);
+  always_comb begin
+    klen_in = (KeyLenMax == 128) ? aes_pkg::AES_KEY_128 : key_len_i;
+    unique case (klen_in)
+      aes_pkg::AES_KEY_192: key_in = {key_i[255:64], 64'h0};
+      aes_pkg::AES_KEY_256: key_in = key_i;
+      default:              key_in = {key_i[255:128], 128'h0};
+    endcase
+  end
 
   //////////////////////////////
   // Masked key-schedule step //
@@ -173,7 +186,7 @@ module aes_masked_core #(
       .clk_i,
       .rst_ni,
       .clear_i,
-      .load_i(load & {9{fsm_q == aes_pkg::CORE_RUN}}),
+      .load_i(load & {9{fsm_q == ST_RUN}}),
       .inv_i (dec_q),
       .x0_i  (sh0[8 * b +: 8]),
       .x1_i  (sh1[8 * b +: 8]),
@@ -190,14 +203,10 @@ module aes_masked_core #(
   // Control            //
   ////////////////////////
 
-  // The shared block control (aes_pkg::core_next): rounds and key steps end on the update phase.
-  assign in_ready_o  = aes_pkg::core_in_ready(fsm_q, key_we_i, key_ready_o, out_ready_i);
-  assign out_valid_o = fsm_q == aes_pkg::CORE_DONE;
-  assign accept      = in_valid_i & in_ready_o;
-  assign fsm_d       = aes_pkg::core_next(fsm_q, key_we_i, DecEnable, upd & last, upd & last,
-                                          out_ready_i, accept);
+  assign accept = in_valid_i & in_ready_o;
 
   always_comb begin
+    fsm_d       = fsm_q;
     key0_d      = key0_q;
     key1_d      = key1_q;
     klen_d      = klen_q;
@@ -213,6 +222,8 @@ module aes_masked_core #(
     cnt_d       = cnt_q;
     ph_d        = ph_q;
     dec_d       = dec_q;
+    in_ready_o  = 1'b0;
+    out_valid_o = 1'b0;
 
     if (running) begin
       ph_d = upd ? 4'd0 : ph_q + 4'd1;
@@ -224,7 +235,8 @@ module aes_masked_core #(
     end
 
     unique case (fsm_q)
-      aes_pkg::CORE_IDLE: begin
+      ST_IDLE: begin
+        in_ready_o = key_ready_o & ~key_we_i;
         if (key_we_i) begin
           key0_d    = key_in ^ rkey;
           key1_d    = rkey;
@@ -232,6 +244,7 @@ module aes_masked_core #(
           kvalid_d  = 1'b1;
           dkvalid_d = 1'b0;
           if (DecEnable) begin
+            fsm_d  = ST_KEYGEN;
             win0_d = key_in ^ rkey;
             win1_d = rkey;
             cnt_d  = '0;
@@ -240,23 +253,37 @@ module aes_masked_core #(
           end
         end
       end
-      aes_pkg::CORE_KEYGEN: begin
+      ST_KEYGEN: begin
         if (upd & last) begin
           dkey0_d   = kw0 & KEY_KEEP;
           dkey1_d   = kw1 & KEY_KEEP;
           dkvalid_d = 1'b1;
+          fsm_d     = ST_IDLE;
         end
       end
-      aes_pkg::CORE_RUN: begin
+      ST_RUN: begin
         if (upd) begin
           st0_d = rst0;
           st1_d = rst1;
+          if (last) begin
+            fsm_d = ST_DONE;
+          end
         end
       end
-      default: ;
+      ST_DONE: begin
+        out_valid_o = 1'b1;
+        in_ready_o  = out_ready_i & key_ready_o;
+        if (out_ready_i) begin
+          fsm_d = ST_IDLE;
+        end
+      end
+      default: begin
+        fsm_d = ST_IDLE;
+      end
     endcase
 
     if (accept) begin
+      fsm_d  = ST_RUN;
       cnt_d  = '0;
       ph_d   = '0;
       dec_d  = DecEnable ? in_dec_i : aes_pkg::AES_DIR_ENC;
@@ -268,14 +295,13 @@ module aes_masked_core #(
     end
   end
 
-  // clear_i zeroises every register as reset does.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      fsm_q    <= aes_pkg::CORE_IDLE;
+      fsm_q    <= ST_IDLE;
       key0_q   <= '0;
       key1_q   <= '0;
       klen_q   <= aes_pkg::AES_KEY_128;
-      kvalid_q <= '0;
+      kvalid_q <= 1'b0;
       st0_q    <= '0;
       st1_q    <= '0;
       mask_q   <= '0;
@@ -283,21 +309,35 @@ module aes_masked_core #(
       win1_q   <= '0;
       cnt_q    <= '0;
       ph_q     <= '0;
-      dec_q    <= '0;
+      dec_q    <= 1'b0;
+    end else if (clear_i) begin
+      fsm_q    <= ST_IDLE;
+      key0_q   <= '0;
+      key1_q   <= '0;
+      klen_q   <= aes_pkg::AES_KEY_128;
+      kvalid_q <= 1'b0;
+      st0_q    <= '0;
+      st1_q    <= '0;
+      mask_q   <= '0;
+      win0_q   <= '0;
+      win1_q   <= '0;
+      cnt_q    <= '0;
+      ph_q     <= '0;
+      dec_q    <= 1'b0;
     end else begin
-      fsm_q    <= clear_i ? aes_pkg::CORE_IDLE : fsm_d;
-      key0_q   <= clear_i ? '0 : key0_d;
-      key1_q   <= clear_i ? '0 : key1_d;
-      klen_q   <= clear_i ? aes_pkg::AES_KEY_128 : klen_d;
-      kvalid_q <= clear_i ? '0 : kvalid_d;
-      st0_q    <= clear_i ? '0 : st0_d;
-      st1_q    <= clear_i ? '0 : st1_d;
-      mask_q   <= clear_i ? '0 : mask_d;
-      win0_q   <= clear_i ? '0 : win0_d;
-      win1_q   <= clear_i ? '0 : win1_d;
-      cnt_q    <= clear_i ? '0 : cnt_d;
-      ph_q     <= clear_i ? '0 : ph_d;
-      dec_q    <= clear_i ? '0 : dec_d;
+      fsm_q    <= fsm_d;
+      key0_q   <= key0_d;
+      key1_q   <= key1_d;
+      klen_q   <= klen_d;
+      kvalid_q <= kvalid_d;
+      st0_q    <= st0_d;
+      st1_q    <= st1_d;
+      mask_q   <= mask_d;
+      win0_q   <= win0_d;
+      win1_q   <= win1_d;
+      cnt_q    <= cnt_d;
+      ph_q     <= ph_d;
+      dec_q    <= dec_d;
     end
   end
 
@@ -306,11 +346,15 @@ module aes_masked_core #(
       if (!rst_ni) begin
         dkey0_q   <= '0;
         dkey1_q   <= '0;
-        dkvalid_q <= '0;
+        dkvalid_q <= 1'b0;
+      end else if (clear_i) begin
+        dkey0_q   <= '0;
+        dkey1_q   <= '0;
+        dkvalid_q <= 1'b0;
       end else begin
-        dkey0_q   <= clear_i ? '0 : dkey0_d;
-        dkey1_q   <= clear_i ? '0 : dkey1_d;
-        dkvalid_q <= clear_i ? '0 : dkvalid_d;
+        dkey0_q   <= dkey0_d;
+        dkey1_q   <= dkey1_d;
+        dkvalid_q <= dkvalid_d;
       end
     end
     assign key_ready_o = kvalid_q & dkvalid_q;
@@ -325,15 +369,15 @@ module aes_masked_core #(
 
   // The shares meet here only, on the way out.
   assign out_data_o = st0_q ^ st1_q ^ mask_q;
-  assign busy_o     = fsm_q != aes_pkg::CORE_IDLE;
+  assign busy_o     = fsm_q != ST_IDLE;
 
 `ifdef ASSERT_ON
   // No block is accepted without a usable key, and a key write and a block never together.
   AcceptNeedsKey_A: assert property (@(posedge clk_i) in_valid_i && in_ready_o |-> key_ready_o);
   KeyOrBlock_A: assert property (@(posedge clk_i) !(key_we_i && in_valid_i && in_ready_o));
   // A waiting result stays put until taken.
-  OutHold_A: assert property (@(posedge clk_i) fsm_q == aes_pkg::CORE_DONE && !out_ready_i |->
-      fsm_d == aes_pkg::CORE_DONE && st0_d == st0_q && st1_d == st1_q && mask_d == mask_q);
+  OutHold_A: assert property (@(posedge clk_i) fsm_q == ST_DONE && !out_ready_i |->
+      fsm_d == ST_DONE && st0_d == st0_q && st1_d == st1_q && mask_d == mask_q);
 `endif
 
 endmodule

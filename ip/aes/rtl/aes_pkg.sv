@@ -221,56 +221,6 @@ package aes_pkg;
     endcase
   endfunction
 
-  // Key-window bits a core can hold non-zero: an AES-128-only core keeps four words, so the
-  // unused half of every window register is a constant.
-  function automatic logic [255:0] key_keep(int unsigned key_len_max);
-    key_keep = (key_len_max == 128) ? {{128{1'b1}}, 128'h0} : {256{1'b1}};
-  endfunction
-
-  // A written key as the cores hold it: left-aligned, the bits past its length zero.
-  function automatic logic [255:0] key_align(logic [255:0] key, logic [1:0] key_len);
-    unique case (key_len)
-      AES_KEY_192: key_align = {key[255:64], 64'h0};
-      AES_KEY_256: key_align = key;
-      default:     key_align = {key[255:128], 128'h0};
-    endcase
-  endfunction
-
-  // Block control of the one-block-at-a-time cores (aes_cipher_core iterative, aes_cipher_col,
-  // aes_masked_core): idle; deriving the decryption key after a key write (where decryption is
-  // built); running a block to its last round; holding the result until it is taken. A block is
-  // accepted when idle or as the result leaves, never with a key write.
-  // The state codes are constants, not an enum: the pinned Yosys cannot size an enum item inside
-  // a package function.
-  typedef logic [1:0] core_state_t;
-  localparam core_state_t CORE_IDLE   = 2'd0;
-  localparam core_state_t CORE_RUN    = 2'd1;
-  localparam core_state_t CORE_DONE   = 2'd2;
-  localparam core_state_t CORE_KEYGEN = 2'd3;
-
-  function automatic core_state_t core_next(core_state_t st, logic key_we, logic dec_enable,
-                                            logic keygen_done, logic run_done, logic out_ready,
-                                            logic accept);
-    core_next = st;
-    unique case (st)
-      CORE_IDLE:   if (key_we && dec_enable) core_next = CORE_KEYGEN;
-      CORE_KEYGEN: if (keygen_done) core_next = CORE_IDLE;
-      CORE_RUN:    if (run_done) core_next = CORE_DONE;
-      CORE_DONE:   if (out_ready) core_next = CORE_IDLE;
-      default:     core_next = CORE_IDLE;
-    endcase
-    if (accept) core_next = CORE_RUN;
-  endfunction
-
-  function automatic logic core_in_ready(core_state_t st, logic key_we, logic key_ready,
-                                         logic out_ready);
-    unique case (st)
-      CORE_IDLE: core_in_ready = key_ready & ~key_we;
-      CORE_DONE: core_in_ready = out_ready & key_ready;
-      default:   core_in_ready = 1'b0;
-    endcase
-  endfunction
-
   // Byte swap of a 32-bit word. Bus wrappers and the CFU move words in memory byte order (byte 0
   // of an array in bits [7:0] after lw); the engine wants byte 0 of a block in its top bits.
   // The first n bytes of a block set (n = 0: all 16): GCM's partial last blocks.
