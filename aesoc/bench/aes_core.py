@@ -65,6 +65,12 @@ def _describe(params: dict[str, int]) -> str:
             parts = ["full unroll, pipelined" if params.get("Pipelined") else "full unroll"]
         else:
             parts = [f"{rpc} round{'s' if rpc > 1 else ''}/cycle"]
+    if params.get("SplitRound"):
+        parts = ["1 round per 2 cycles (register inside the round)"]
+    if params.get("Masking"):
+        # The parameter's meaning is ip/aes/ip.toml's; docs/masking.md has the construction.
+        parts = ["first-order masked, two shares (docs/masking.md)" if params["Masking"] == 1
+                 else "masked, PRNG off (TVLA control)"]
     if params.get("KeyLenMax") == 128:
         parts.append("AES-128 only")
     if "Modes" in params or "CtrBits" in params:
