@@ -92,6 +92,7 @@ module dma_periph #(
   logic [NUM_CH*CNT_W-1:0]  cnt_cycles, cnt_wait, cnt_rd, cnt_wr;
   logic [CNT_W-1:0]         busy_cycles;
   logic                     core_idle;
+  logic                     reg_req_q;   // a register request in the last cycle (for idle_o)
 
   // External channel regfiles (dma_chan_regs).
   logic [NUM_CH-1:0]        ch_req, ch_req_is_wr, ch_wr_ack, ch_rd_ack;
@@ -284,18 +285,13 @@ module dma_periph #(
     $error("dma_periph: FifoDepth, NumReq and NumWin must fit their HWCFG fields");
   end
 
-  periph_irq #(.Width(2 * NUM_CH)) u_irq (
-    .status_i ({irq_err, irq_done}),
-    .enable_i ({irq_en_err, irq_en_done}),
-    .irq_o    (irq_o)
-  );
-
+  assign irq_o  = |((irq_done & irq_en_done) | (irq_err & irq_en_err));
   assign busy_o = busy;
 
   // ---- idle_o (simulation clock gating) ----
   // 1 only if the next edge changes no register of this module, the register file, the channel
   // registers or the core:
-  // - no register request now or in the last cycle (periph_idle): the CMD singlepulse fields clear
+  // - no register request now or in the last cycle (reg_req_q): the CMD singlepulse fields clear
   //   and act (start/abort/clear) in the cycle after their write; the register file's other
   //   flops (IRQ_ENABLE, W1C of IRQ_STATUS, the held read address, external_pending) and the
   //   channel registers' software writes need a request;
@@ -307,13 +303,16 @@ module dma_periph #(
   //   registers need a read burst. The request lines req_i are not registered anywhere: a
   //   channel samples them only in RUN, so they may change while idle.
   // A raised irq_o, or results waiting in the registers, are idle.
-  periph_idle u_idle (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .reg_req_i (reg_req_i),
-    .quiet_i   (~(|cmd_start) & ~(|cmd_abort) & ~cmd_clr_busy & ~(|ev_done) & ~(|ev_err) & core_idle),
-    .idle_o    (idle_o)
-  );
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reg_req_q <= 1'b0;
+    end else begin
+      reg_req_q <= reg_req_i;
+    end
+  end
+
+  assign idle_o = ~reg_req_i & ~reg_req_q & ~(|cmd_start) & ~(|cmd_abort) & ~cmd_clr_busy &
+                  ~(|ev_done) & ~(|ev_err) & core_idle;
 
 endmodule
 

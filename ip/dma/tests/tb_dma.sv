@@ -365,7 +365,7 @@ module tb_dma #(
 
     assign snap = SW'({
       ch_snap,
-      u_dma.u_periph.u_idle.reg_req_q,
+      u_dma.u_periph.reg_req_q,
       u_dma.u_periph.u_reg.external_pending,
       u_dma.u_periph.u_reg.pending_rd_addr,
       u_dma.u_periph.u_reg.field_storage.CMD.start0.value,
