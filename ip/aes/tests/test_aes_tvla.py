@@ -67,7 +67,8 @@ def test_tvla_sw_power_traces(tmp_path: Path) -> None:
     documented generator), samples inside the window and zeros after it closes."""
     traces, samples = 24, 4000
     out = tmp_path / "p.bin"
-    power = capture_sw("ttable", traces, samples, out)
+    power, line = capture_sw("ttable", traces, samples, out)
+    assert ": exit 0 (" in line and "(power model)" in line, line
     assert power.windows == traces and power.samples == samples and power.cropped == 0
     assert power.flip_flops > 1000 and 0 < power.shortest <= power.longest < samples
     data = read_traces(out, traces, samples)
