@@ -9,9 +9,27 @@ import random
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import cocotb
 from cocotb.triggers import ReadOnly, RisingEdge
+from cocotbext.axi import AxiBus, AxiRam, AxiSlave
+
+
+def axi_slave(dut: Any, target: Any, ram_bytes: int, pauses: bool, seed: int) -> Any:
+    """The memory the design's m_axi master sees: an AxiRam of `ram_bytes`, or an AxiSlave over
+    `target`; with `pauses`, each channel held busy at random (a different rate per channel)."""
+    bus = AxiBus.from_prefix(dut, "m_axi")
+    if target is None:
+        slave = AxiRam(bus, dut.clk_i, dut.rst_ni, reset_active_level=False, size=ram_bytes)
+    else:
+        slave = AxiSlave(bus, dut.clk_i, dut.rst_ni, reset_active_level=False, target=target)
+    if pauses:
+        chans = (slave.read_if.ar_channel, slave.read_if.r_channel, slave.write_if.aw_channel,
+                 slave.write_if.w_channel, slave.write_if.b_channel)
+        for i, ch in enumerate(chans):
+            ch.set_pause_generator(random_pauses(seed * 10 + i, 0.3 + 0.1 * i))
+    return slave
 
 
 def random_pauses(seed: int, busy: float) -> Iterator[int]:

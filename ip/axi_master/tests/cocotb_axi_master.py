@@ -19,9 +19,9 @@ from dataclasses import dataclass
 import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
-from cocotbext.axi import AxiBus, AxiRam, AxiSlave
+from cocotbext.axi import AxiRam, AxiSlave
 
-from axi_master_models import AddrMonitor, Burst, FifoTarget, random_pauses
+from axi_master_models import AddrMonitor, Burst, FifoTarget, axi_slave
 
 RAM_BYTES = 0x2_0000
 FIFO_REG = 0x1_F000        # a constant-address data register (FifoTarget)
@@ -61,17 +61,7 @@ class Bench:
         d.wr_data_i.value = 0
         d.rst_ni.value = 0
         if model:
-            bus = AxiBus.from_prefix(d, "m_axi")
-            if target is None:
-                self.slave = AxiRam(bus, d.clk_i, d.rst_ni, reset_active_level=False, size=RAM_BYTES)
-            else:
-                self.slave = AxiSlave(bus, d.clk_i, d.rst_ni, reset_active_level=False, target=target)
-            if pauses:
-                chans = (self.slave.read_if.ar_channel, self.slave.read_if.r_channel,
-                         self.slave.write_if.aw_channel, self.slave.write_if.w_channel,
-                         self.slave.write_if.b_channel)
-                for i, ch in enumerate(chans):
-                    ch.set_pause_generator(random_pauses(seed * 10 + i, 0.3 + 0.1 * i))
+            self.slave = axi_slave(d, target, RAM_BYTES, pauses, seed)
         self.mon = AddrMonitor(d)
         await ClockCycles(d.clk_i, 4)
         d.rst_ni.value = 1

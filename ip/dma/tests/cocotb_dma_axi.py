@@ -19,13 +19,13 @@ from pathlib import Path
 import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge
-from cocotbext.axi import AxiBus, AxiLiteBus, AxiLiteMaster, AxiRam, AxiResp, AxiSlave
+from cocotbext.axi import AxiLiteBus, AxiLiteMaster, AxiRam, AxiResp, AxiSlave
 
 from dma_tb import AM_FIXED, AM_INC, ERR, Xfer, pattern, regmap
 
 # The bus-model helpers the AXI4 master's own tests use (ip/axi_master/tests).
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "axi_master" / "tests"))
-from axi_master_models import AddrMonitor, Burst, FifoTarget, random_pauses  # noqa: E402
+from axi_master_models import AddrMonitor, Burst, FifoTarget, axi_slave  # noqa: E402
 
 RAM_BYTES = 0x4_0000       # window 0 of dma_axi's defaults: SRAM0, 256 KB at 0
 FIFO_REG = 0xF000_1000     # inside window 2 (4 KB): a constant-address data register
@@ -61,16 +61,7 @@ class Bench:
         d.req_i.value = 0
         d.rst_ni.value = 0
         self.regs_if = AxiLiteMaster(AxiLiteBus.from_prefix(d, "s_axil"), d.clk_i, d.rst_ni, reset_active_level=False)
-        bus = AxiBus.from_prefix(d, "m_axi")
-        if target is None:
-            self.slave = AxiRam(bus, d.clk_i, d.rst_ni, reset_active_level=False, size=RAM_BYTES)
-        else:
-            self.slave = AxiSlave(bus, d.clk_i, d.rst_ni, reset_active_level=False, target=target)
-        if pauses:
-            chans = (self.slave.read_if.ar_channel, self.slave.read_if.r_channel, self.slave.write_if.aw_channel,
-                     self.slave.write_if.w_channel, self.slave.write_if.b_channel)
-            for i, ch in enumerate(chans):
-                ch.set_pause_generator(random_pauses(seed * 10 + i, 0.3 + 0.1 * i))
+        self.slave = axi_slave(d, target, RAM_BYTES, pauses, seed)
         self.mon = AddrMonitor(d)
         await ClockCycles(d.clk_i, 4)
         d.rst_ni.value = 1
