@@ -192,7 +192,7 @@ def _verdicts(results_dir: Path) -> list[str]:
 
 def _table_md(table: dict[str, Any]) -> list[str]:
     lines = [f"#### {table['title']}", ""]
-    lines.append("| " + " | ".join(table["columns"]) + " |")
+    lines.append("| " + " | ".join(_cell(c) for c in table["columns"]) + " |")
     lines.append("|" + "|".join("---" for _ in table["columns"]) + "|")
     for row in table["rows"]:
         lines.append("| " + " | ".join(_cell(v) for v in row) + " |")
