@@ -35,11 +35,7 @@ static inline void irq_restore(uint32_t state) {
 
 static bool aligned4(const void *p) { return ((uintptr_t)p & 3u) == 0; }
 
-static inline uint32_t bus_addr(const aes_dma_t *eng, const void *p) {
-  const aes_dma_platform_t *pf = eng->opts.platform;
-  uint32_t mask = (pf && pf->bus_addr_mask) ? pf->bus_addr_mask : ~0u;
-  return (uint32_t)(uintptr_t)p & mask;
-}
+static inline uint32_t bus_addr(const aes_dma_t *eng, const void *p) { return (uint32_t)(uintptr_t)p & eng->bus_mask; }
 
 aes_dma_opts_t aes_dma_default_opts(void) {
   /* Single-beat bursts, no prefetch, normal priority; the request lines of the SoC's wiring
@@ -67,11 +63,28 @@ static aes_dma_result_t configure_channels(aes_dma_t *eng) {
   out.src_req = (int)o->req_out;
   out.dst_req = DMA_REQ_NONE;
   out.prefetch = false;
+  /* The AES side of each channel never changes: written here once, a request writes the rest. */
+  uintptr_t aes_base = eng->aes->base;
   if (dma_config(eng->dma, eng->ch_in, &in) != DMA_OK || dma_config(eng->dma, eng->ch_out, &out) != DMA_OK ||
-      dma_set_transfer(eng->dma, eng->ch_in, 0, 0, AES_BLOCK_WORDS * 4u, NULL) != DMA_OK ||
-      dma_set_transfer(eng->dma, eng->ch_out, 0, 0, AES_BLOCK_WORDS * 4u, NULL) != DMA_OK) {
+      dma_set_transfer(eng->dma, eng->ch_in, 0, aes_base + offsetof(aes_periph_t, DATA_IN[0]),
+                       AES_BLOCK_WORDS * 4u, NULL) != DMA_OK ||
+      dma_set_transfer(eng->dma, eng->ch_out, aes_base + offsetof(aes_periph_t, DATA_OUT[0]), 0,
+                       AES_BLOCK_WORDS * 4u, NULL) != DMA_OK) {
     return AES_DMA_BAD_ARG;
   }
+  uintptr_t dma_base = eng->dma->base;
+  eng->aes_base = aes_base;
+  eng->in_regs = (volatile uint32_t *)(dma_base + offsetof(dma_regs_t, CH) + eng->ch_in * sizeof(dma_chan_regs_t));
+  eng->out_regs = (volatile uint32_t *)(dma_base + offsetof(dma_regs_t, CH) + eng->ch_out * sizeof(dma_chan_regs_t));
+  eng->dma_cmd = (volatile uint32_t *)(dma_base + offsetof(dma_regs_t, CMD));
+  eng->dma_irq_status = (volatile uint32_t *)(dma_base + offsetof(dma_regs_t, IRQ_STATUS));
+  eng->start_cmd = (DMA_CH(eng->ch_in) | DMA_CH(eng->ch_out)) << DMA_REGS__CMD__START0_bp;
+  eng->irq_done = DMA_IRQ_DONE(eng->ch_out);
+  eng->irq_done_in = DMA_IRQ_DONE(eng->ch_in);
+  eng->irq_err = DMA_IRQ_ERR(eng->ch_in) | DMA_IRQ_ERR(eng->ch_out);
+  const aes_dma_platform_t *pf = o->platform;
+  eng->bus_mask = (pf && pf->bus_addr_mask) ? pf->bus_addr_mask : ~0u;
+  eng->dcache_invalidate = pf ? pf->dcache_invalidate : NULL;
   /* Interrupt bits of our channels only: the controller may be shared. */
   uint32_t ours = (DMA_REGS__IRQ_ENABLE__DONE_bm & (DMA_IRQ_DONE(eng->ch_out) << DMA_REGS__IRQ_ENABLE__DONE_bp)) |
                   (DMA_REGS__IRQ_ENABLE__ERR_bm &
@@ -132,18 +145,45 @@ void aes_dma_key_wipe(aes_dma_key_t *key) {
 /* Register pointers are taken once into locals: the compiler must otherwise reload eng->aes->base
  * after every volatile store (a uint32_t store may alias it), which doubled the set-up time. */
 /* Inlined at both call sites: a call here costs more than the seven register writes. */
+/* The channels' AES-side addresses stay as configure_channels wrote them (the registers change
+ * only when written): four writes and the start. */
 static inline __attribute__((always_inline)) void start_transfer(const aes_dma_t *eng, const void *src, void *dst,
                                                                   size_t len) {
-  uintptr_t aes_base = eng->aes->base;
-  dma_set_transfer_fast(eng->dma, eng->ch_in, bus_addr(eng, src),
-                        (uint32_t)(aes_base + offsetof(aes_periph_t, DATA_IN[0])), (uint32_t)len);
-  dma_set_transfer_fast(eng->dma, eng->ch_out, (uint32_t)(aes_base + offsetof(aes_periph_t, DATA_OUT[0])),
-                        bus_addr(eng, dst), (uint32_t)len);
-  dma_start_fast(eng->dma, DMA_CH(eng->ch_in) | DMA_CH(eng->ch_out));
+  volatile uint32_t *in = eng->in_regs, *out = eng->out_regs;
+  uint32_t s = bus_addr(eng, src), d = bus_addr(eng, dst), cmd = eng->start_cmd;
+  in[offsetof(dma_chan_regs_t, SRC) / 4u] = s;
+  in[offsetof(dma_chan_regs_t, LEN) / 4u] = (uint32_t)len;
+  out[offsetof(dma_chan_regs_t, DST) / 4u] = d;
+  out[offsetof(dma_chan_regs_t, LEN) / 4u] = (uint32_t)len;
+  *eng->dma_cmd = cmd;
 }
 
 static inline __attribute__((always_inline)) void start_channels(const aes_dma_t *eng, const aes_dma_req_t *req) {
   start_transfer(eng, req->src, req->dst, req->len);
+}
+
+/* Bytes around the destination whose cache lines the driver does not fetch (the longest D-cache
+ * line it allows for). */
+#define LINE_GUARD 64u
+
+/* After an invalidate-all the lines the completion reads (engine, request, key) are fetched
+ * again while the DMA runs, instead of one miss each on the completion path; not an object
+ * that may share a line with the destination, which would then hold stale data. */
+static inline void refetch(const void *p, size_t bytes, uintptr_t d0, uintptr_t d1) {
+  uintptr_t a = (uintptr_t)p;
+  if (a < d1 + LINE_GUARD && a + bytes + LINE_GUARD > d0) return;
+  const volatile uint32_t *w = p;
+  for (size_t i = 0; i < bytes / 4u; i += 4u) (void)w[i];
+}
+
+static inline __attribute__((always_inline)) void invalidate_dst(const aes_dma_t *eng, const aes_dma_req_t *req,
+                                                                  void *dst, size_t len) {
+  if (!eng->dcache_invalidate) return;
+  eng->dcache_invalidate(dst, len);
+  uintptr_t d0 = (uintptr_t)dst, d1 = d0 + len;
+  refetch(eng, sizeof *eng, d0, d1);
+  refetch(req, sizeof *req, d0, d1);
+  refetch(req->key, sizeof *req->key, d0, d1);
 }
 
 static void finish(aes_dma_t *eng, aes_dma_result_t result);
@@ -188,8 +228,7 @@ static void start_gcm(aes_dma_t *eng, aes_dma_req_t *req) {
   if (eng->opts.counters) AES_REG(eng, PERF_BUSY) = 0;
   start_transfer(eng, req->src, req->dst, whole);
   AES_REG(eng, DMA_CTRL) = AES_PERIPH__DMA_CTRL__IN_EN_bm | AES_PERIPH__DMA_CTRL__OUT_EN_bm;
-  const aes_dma_platform_t *pf = eng->opts.platform;
-  if (pf && pf->dcache_invalidate) pf->dcache_invalidate(req->dst, whole);
+  invalidate_dst(eng, req, req->dst, whole);
 }
 
 /* The channels are done with a GCM request's whole blocks: the rest of the text (the partial last
@@ -212,8 +251,28 @@ static aes_dma_result_t complete_gcm(aes_dma_t *eng, aes_dma_req_t *req, aes_dma
   return of_dev(r);
 }
 
-/* Program the engine and the channels for the request at the head of the queue. */
-static inline __attribute__((always_inline)) void start_hw(aes_dma_t *eng) {
+static inline uint32_t ctrl_of(const aes_dma_req_t *req) {
+  uint32_t key_code = (req->key->len >> 3) - 2u; /* 16, 24, 32 bytes: 0, 1, 2 */
+  return AES_FIELD(req->mode, CTRL__MODE) | AES_FIELD(req->dir, CTRL__DIR) | AES_FIELD(key_code, CTRL__KEY_LEN) |
+         AES_FIELD(req->ctr_width, CTRL__CTR_WIDTH);
+}
+
+static inline __attribute__((always_inline)) void write_iv(volatile uint32_t *aes, const aes_dma_req_t *req) {
+  uint32_t iv0 = req->iv[0], iv1 = req->iv[1], iv2 = req->iv[2], iv3 = req->iv[3];
+  aes[offsetof(aes_periph_t, IV[0]) / 4u] = iv0;
+  aes[offsetof(aes_periph_t, IV[1]) / 4u] = iv1;
+  aes[offsetof(aes_periph_t, IV[2]) / 4u] = iv2;
+  aes[offsetof(aes_periph_t, IV[3]) / 4u] = iv3;
+}
+
+/* The common case: a CBC or CTR request (ECB too) with its key in the engine and the channels
+ * started after the engine is set. */
+static inline bool start_is_fast(const aes_dma_t *eng, const aes_dma_req_t *req) {
+  return req->mode != AES_DEV_GCM && !eng->opts.early_start && req->key->serial == eng->loaded_serial;
+}
+
+/* Program the engine and the channels for the request at the head of the queue: every case. */
+static __attribute__((noinline)) void start_hw_any(aes_dma_t *eng) {
   aes_dma_req_t *req = eng->head;
   if (req->mode == AES_DEV_GCM) {
     start_gcm(eng, req);
@@ -221,7 +280,8 @@ static inline __attribute__((always_inline)) void start_hw(aes_dma_t *eng) {
   }
   if (eng->opts.early_start) start_channels(eng, req);
   const aes_dma_key_t *key = req->key;
-  volatile uint32_t *aes = (volatile uint32_t *)eng->aes->base;
+  volatile uint32_t *aes = (volatile uint32_t *)eng->aes_base;
+  uint32_t ctrl = ctrl_of(req);
   if (key->serial != eng->loaded_serial || eng->loaded_serial == 0) {
     aes_dev_config_t cfg = {.mode = req->mode, .dir = req->dir, .key_len = key->len, .ctr_width = req->ctr_width};
     eng->loaded_serial = 0;
@@ -230,35 +290,51 @@ static inline __attribute__((always_inline)) void start_hw(aes_dma_t *eng) {
       return;
     }
     eng->loaded_serial = key->serial;
+    eng->ctrl_image = ctrl; /* aes_dev_setup wrote the same fields */
   } else {
-    uint32_t key_code = key->len == 16 ? 0u : key->len == 24 ? 1u : 2u;
-    aes[offsetof(aes_periph_t, CTRL) / 4u] = AES_FIELD(req->mode, CTRL__MODE) | AES_FIELD(req->dir, CTRL__DIR) |
-                                             AES_FIELD(key_code, CTRL__KEY_LEN) |
-                                             AES_FIELD(req->ctr_width, CTRL__CTR_WIDTH);
-    if (req->mode != AES_DEV_ECB) {
-      uint32_t iv0 = req->iv[0], iv1 = req->iv[1], iv2 = req->iv[2], iv3 = req->iv[3];
-      aes[offsetof(aes_periph_t, IV[0]) / 4u] = iv0;
-      aes[offsetof(aes_periph_t, IV[1]) / 4u] = iv1;
-      aes[offsetof(aes_periph_t, IV[2]) / 4u] = iv2;
-      aes[offsetof(aes_periph_t, IV[3]) / 4u] = iv3;
+    if (ctrl != eng->ctrl_image) {
+      aes[offsetof(aes_periph_t, CTRL) / 4u] = ctrl;
+      eng->ctrl_image = ctrl;
     }
+    if (req->mode != AES_DEV_ECB) write_iv(aes, req);
   }
   if (eng->opts.counters) aes[offsetof(aes_periph_t, PERF_BUSY) / 4u] = 0;
   if (!eng->opts.early_start) start_channels(eng, req);
   aes[offsetof(aes_periph_t, DMA_CTRL) / 4u] = AES_PERIPH__DMA_CTRL__IN_EN_bm | AES_PERIPH__DMA_CTRL__OUT_EN_bm;
+  invalidate_dst(eng, req, req->dst, req->len);
+}
+
+/* The fast case inline: CTRL only when the mode, direction or width changed (it is a plain
+ * register), the IV, the channels' four changing registers and the start. */
+static inline __attribute__((always_inline)) void start_hw_fast(aes_dma_t *eng, aes_dma_req_t *req) {
+  volatile uint32_t *aes = (volatile uint32_t *)eng->aes_base;
+  uint32_t ctrl = ctrl_of(req);
+  if (ctrl != eng->ctrl_image) {
+    aes[offsetof(aes_periph_t, CTRL) / 4u] = ctrl;
+    eng->ctrl_image = ctrl;
+  }
+  if (req->mode != AES_DEV_ECB) write_iv(aes, req);
+  if (eng->opts.counters) aes[offsetof(aes_periph_t, PERF_BUSY) / 4u] = 0;
+  start_channels(eng, req);
+  aes[offsetof(aes_periph_t, DMA_CTRL) / 4u] = AES_PERIPH__DMA_CTRL__IN_EN_bm | AES_PERIPH__DMA_CTRL__OUT_EN_bm;
   /* The caller does not read the destination while the request is pending, so no line of it can
    * enter the write-through, allocate-on-read D-cache from now on: invalidating here, while the
    * DMA already runs, is as good as after completion and keeps it off the critical path. */
-  const aes_dma_platform_t *pf = eng->opts.platform;
-  if (pf && pf->dcache_invalidate) pf->dcache_invalidate(req->dst, req->len);
+  invalidate_dst(eng, req, req->dst, req->len);
 }
 
-/* Ends the running request: stops what still runs on error, reads the chaining value and the
- * counters, makes the destination visible, calls back and starts the next request. */
-static void finish(aes_dma_t *eng, aes_dma_result_t result) {
+static inline void start_hw(aes_dma_t *eng) {
   aes_dma_req_t *req = eng->head;
-  AES_REG(eng, DMA_CTRL) = 0;
-  if (result == AES_DMA_OK && (AES_REG(eng, STATUS) & AES_PERIPH__STATUS__ERR_bm)) result = AES_DMA_AES_ERROR;
+  if (start_is_fast(eng, req)) {
+    start_hw_fast(eng, req);
+  } else {
+    start_hw_any(eng);
+  }
+}
+
+/* What the common completion does not need: errors, GCM, the chaining value, the counters. */
+static __attribute__((noinline)) aes_dma_result_t finish_more(aes_dma_t *eng, aes_dma_req_t *req,
+                                                             aes_dma_result_t result) {
   bool gcm = req->mode == AES_DEV_GCM;
   if (gcm) result = complete_gcm(eng, req, result);
   if (result != AES_DMA_OK) {
@@ -266,30 +342,46 @@ static void finish(aes_dma_t *eng, aes_dma_result_t result) {
     dma_err_t in_err = dma_error(eng->dma, eng->ch_in), out_err = dma_error(eng->dma, eng->ch_out);
     (void)stop_all(eng); /* the request has failed whether or not everything stopped */
     req->dma_err = in_err != DMA_ERR_NONE ? in_err : out_err;
-  } else {
-    if (req->mode != AES_DEV_ECB && !gcm) {
-      volatile const uint32_t *aes = (volatile const uint32_t *)eng->aes->base;
-      uint32_t iv0 = aes[offsetof(aes_periph_t, IV[0]) / 4u], iv1 = aes[offsetof(aes_periph_t, IV[1]) / 4u];
-      uint32_t iv2 = aes[offsetof(aes_periph_t, IV[2]) / 4u], iv3 = aes[offsetof(aes_periph_t, IV[3]) / 4u];
-      req->iv[0] = iv0;
-      req->iv[1] = iv1;
-      req->iv[2] = iv2;
-      req->iv[3] = iv3;
-    }
-    if (eng->opts.counters && !(gcm && eng->gcm_dma_bytes == 0)) {
-      dma_counters_t in = {0}, out = {0};
-      if (dma_counters(eng->dma, eng->ch_in, &in) != DMA_OK || dma_counters(eng->dma, eng->ch_out, &out) != DMA_OK) {
-        result = AES_DMA_BAD_ARG;
-      }
-      req->hw = (aes_dma_hw_t){.dma_cycles = out.cycles > in.cycles ? out.cycles : in.cycles,
-                               .engine_busy = AES_REG(eng, PERF_BUSY),
-                               .in_wait = in.wait,
-                               .out_wait = out.wait,
-                               .beats = in.rd_beats + in.wr_beats + out.rd_beats + out.wr_beats};
-    }
+    return result;
   }
-  eng->head = req->next;
-  if (!eng->head) eng->tail = NULL;
+  if ((req->flags & AES_DMA_CHAIN) && req->mode != AES_DEV_ECB && !gcm) {
+    volatile const uint32_t *aes = (volatile const uint32_t *)eng->aes_base;
+    uint32_t iv0 = aes[offsetof(aes_periph_t, IV[0]) / 4u], iv1 = aes[offsetof(aes_periph_t, IV[1]) / 4u];
+    uint32_t iv2 = aes[offsetof(aes_periph_t, IV[2]) / 4u], iv3 = aes[offsetof(aes_periph_t, IV[3]) / 4u];
+    req->iv[0] = iv0;
+    req->iv[1] = iv1;
+    req->iv[2] = iv2;
+    req->iv[3] = iv3;
+  }
+  if (eng->opts.counters && !(gcm && eng->gcm_dma_bytes == 0)) {
+    dma_counters_t in = {0}, out = {0};
+    if (dma_counters(eng->dma, eng->ch_in, &in) != DMA_OK || dma_counters(eng->dma, eng->ch_out, &out) != DMA_OK) {
+      result = AES_DMA_BAD_ARG;
+    }
+    req->hw = (aes_dma_hw_t){.dma_cycles = out.cycles > in.cycles ? out.cycles : in.cycles,
+                             .engine_busy = AES_REG(eng, PERF_BUSY),
+                             .in_wait = in.wait,
+                             .out_wait = out.wait,
+                             .beats = in.rd_beats + in.wr_beats + out.rd_beats + out.wr_beats};
+  }
+  return result;
+}
+
+/* Ends the running request: stops what still runs on error, reads the chaining value and the
+ * counters if asked, makes the destination visible, calls back and starts the next request. */
+static void finish(aes_dma_t *eng, aes_dma_result_t result) {
+  aes_dma_req_t *req = eng->head;
+  volatile uint32_t *aes = (volatile uint32_t *)eng->aes_base;
+  aes[offsetof(aes_periph_t, DMA_CTRL) / 4u] = 0;
+  if (result == AES_DMA_OK && (aes[offsetof(aes_periph_t, STATUS) / 4u] & AES_PERIPH__STATUS__ERR_bm)) {
+    result = AES_DMA_AES_ERROR;
+  }
+  if (result != AES_DMA_OK || req->mode == AES_DEV_GCM || (req->flags & AES_DMA_CHAIN) || eng->opts.counters) {
+    result = finish_more(eng, req, result);
+  }
+  aes_dma_req_t *next = req->next;
+  eng->head = next;
+  if (!next) eng->tail = NULL;
   req->next = NULL;
   req->result = result;
   if (req->complete) req->complete(req);
@@ -303,30 +395,53 @@ static bool gcm_req_ok(const aes_dma_req_t *req) {
 }
 
 static bool req_ok(const aes_dma_req_t *req) {
-  if (!req || !req->key || !aligned4(req->src) || !aligned4(req->dst) || req->len > DMA_MAX_LEN) return false;
-  /* Only a GCM request may be empty (GMAC), and only an empty one may name no buffers. */
-  bool empty_ok = req->mode == AES_DEV_GCM && req->len == 0;
-  if (!empty_ok && (req->len == 0 || !req->src || !req->dst)) return false;
-  if (req->key->serial == 0 || (req->key->len != 16 && req->key->len != 24 && req->key->len != 32)) return false;
-  if (req->mode == AES_DEV_GCM) return gcm_req_ok(req);
-  return (req->len & 15u) == 0 && req->mode <= AES_DEV_CTR && req->dir <= AES_DEV_DECRYPT &&
-         req->ctr_width <= AES_DEV_CTR128;
+  if (!req || !req->key) return false;
+  const aes_dma_key_t *key = req->key;
+  unsigned klen = key->len;
+  if (key->serial == 0 || klen < 16 || klen > 32 || (klen & 7u)) return false; /* 16, 24, 32 */
+  uintptr_t src = (uintptr_t)req->src, dst = (uintptr_t)req->dst;
+  size_t len = req->len;
+  if (((src | dst) & 3u) || len > DMA_MAX_LEN) return false;
+  if (req->mode == AES_DEV_GCM) {
+    /* Only a GCM request may be empty (GMAC), and only an empty one may name no buffers. */
+    if (len != 0 && (!src || !dst)) return false;
+    return gcm_req_ok(req);
+  }
+  return len != 0 && (len & 15u) == 0 && src && dst && (unsigned)req->mode <= AES_DEV_CTR &&
+         (unsigned)req->dir <= AES_DEV_DECRYPT && (unsigned)req->ctr_width <= AES_DEV_CTR128;
+}
+
+static __attribute__((noinline)) aes_dma_result_t submit_sw(aes_dma_t *eng, aes_dma_req_t *req) {
+  req->dma_err = DMA_ERR_NONE;
+  req->next = NULL;
+  req->in_software = true;
+  req->result = eng->opts.sw(req) == 0 ? AES_DMA_OK : AES_DMA_SW_ERROR;
+  if (req->complete) req->complete(req);
+  return req->result;
 }
 
 aes_dma_result_t aes_dma_submit(aes_dma_t *eng, aes_dma_req_t *req) {
   if (!eng || !eng->aes || !req_ok(req)) return AES_DMA_BAD_ARG;
+  if (req->len < eng->opts.sw_threshold && req->mode != AES_DEV_GCM) return submit_sw(eng, req); /* no software GCM */
+  uint32_t irq = irq_save();
+  if (!eng->head && start_is_fast(eng, req)) {
+    /* Idle engine, common case: the hardware first, then the bookkeeping, which nothing reads
+     * before a completion, and a completion cannot run before interrupts are restored. */
+    start_hw_fast(eng, req);
+    req->dma_err = DMA_ERR_NONE;
+    req->in_software = false;
+    if (eng->opts.counters) req->hw = (aes_dma_hw_t){0};
+    req->next = NULL;
+    req->result = AES_DMA_PENDING;
+    eng->head = eng->tail = req;
+    irq_restore(irq);
+    return AES_DMA_PENDING;
+  }
   req->dma_err = DMA_ERR_NONE;
+  req->in_software = false;
   if (eng->opts.counters) req->hw = (aes_dma_hw_t){0};
   req->next = NULL;
-  if (req->len < eng->opts.sw_threshold && req->mode != AES_DEV_GCM) { /* no software GCM */
-    req->in_software = true;
-    req->result = eng->opts.sw(req) == 0 ? AES_DMA_OK : AES_DMA_SW_ERROR;
-    if (req->complete) req->complete(req);
-    return req->result;
-  }
-  req->in_software = false;
   req->result = AES_DMA_PENDING;
-  uint32_t irq = irq_save();
   bool idle = eng->head == NULL;
   if (idle) {
     eng->head = req;
@@ -334,36 +449,39 @@ aes_dma_result_t aes_dma_submit(aes_dma_t *eng, aes_dma_req_t *req) {
     eng->tail->next = req;
   }
   eng->tail = req;
-  if (idle) start_hw(eng);
+  if (idle) start_hw_any(eng);
   /* Read before interrupts return: a completion may then hand the request back to the caller. */
   aes_dma_result_t now = req->result;
   irq_restore(irq);
   return now;
 }
 
+/* One look at the DMA's interrupt status, through a pointer taken at init, so that a wait notices
+ * the end within a few cycles. The output channel ends last (every input word was consumed before
+ * its last result): its DONE or an error ends the request; the input channel's DONE, set before,
+ * is acknowledged with it. */
+static inline __attribute__((always_inline)) bool poll_once(aes_dma_t *eng) {
+  uint32_t err = eng->irq_err;
+  uint32_t pending = *eng->dma_irq_status & (eng->irq_done | err);
+  if (!pending) return false;
+  *eng->dma_irq_status = pending | eng->irq_done_in;
+  finish(eng, (pending & err) ? AES_DMA_BUS_ERROR : AES_DMA_OK);
+  return true;
+}
+
 bool aes_dma_poll(aes_dma_t *eng) {
   if (!eng || !eng->head) return false;
-  uint32_t err = DMA_IRQ_ERR(eng->ch_in) | DMA_IRQ_ERR(eng->ch_out);
-  uint32_t pending = dma_irq_ack_mask(eng->dma, DMA_IRQ_DONE(eng->ch_in) | DMA_IRQ_DONE(eng->ch_out) | err);
-  if (pending & err) {
-    finish(eng, AES_DMA_BUS_ERROR);
-    return true;
-  }
-  /* The output channel ends last: every input word was consumed before its last result. */
-  if (pending & DMA_IRQ_DONE(eng->ch_out)) {
-    finish(eng, AES_DMA_OK);
-    return true;
-  }
-  return false;
+  return poll_once(eng);
 }
 
 void aes_dma_irq(aes_dma_t *eng) { (void)aes_dma_poll(eng); }
 
 aes_dma_result_t aes_dma_wait(aes_dma_t *eng, aes_dma_req_t *req, uint32_t max_polls) {
   if (!eng || !req) return AES_DMA_BAD_ARG;
+  bool poll = !eng->opts.use_irq;
   for (uint32_t i = 0; i < max_polls; ++i) {
     if (req->result != AES_DMA_PENDING) return req->result;
-    if (!eng->opts.use_irq) (void)aes_dma_poll(eng);
+    if (poll && eng->head) (void)poll_once(eng);
   }
   return req->result != AES_DMA_PENDING ? req->result : AES_DMA_TIMEOUT;
 }

@@ -23,16 +23,23 @@
  *   aes_dma_poll(); aes_dma_wait(&eng, &req, bound) polls until one request is done.
  *
  * Requests are queued (a singly linked list through the request) and run one after the other.
- * On completion req.result is set, req.iv holds the chaining value for a following request (the
- * last ciphertext block for CBC, the next counter for CTR), and req.hw the hardware counters of
- * the run. A key stays loaded in the engine between requests that use the same key object:
- * only the mode, direction and IV are written (key reuse without reloading). aes_dma_key_set()
- * on a key object makes the next request reload it; aes_dma_key_wipe() zeroises the copy.
+ * On completion req.result is set and, with opts.counters, req.hw holds the hardware counters of
+ * the run. To continue a stream, set req.flags = AES_DMA_CHAIN: req.iv then holds the chaining
+ * value for a following request (the last ciphertext block for CBC, the next counter for CTR);
+ * without it the driver does not read the value back (four register reads less per request).
+ * A key stays loaded in the engine between requests that use the same key object: only the IV,
+ * and CTRL when the mode, direction or counter width changed, are written (key reuse without
+ * reloading). aes_dma_key_set() on a key object makes the next request reload it;
+ * aes_dma_key_wipe() zeroises the copy. The engine's channels belong to it: their AES-side
+ * addresses are written once (aes_dma_init, aes_dma_set_opts), a request writes the rest.
  *
  * Cache maintenance: the DMA does not see the CPU's data cache. With a write-through D-cache
  * (this SoC) sources need nothing; the destination is invalidated (platform->dcache_invalidate)
- * before the completion callback runs, so the callback and everything after it read fresh data.
- * The caller must not read the destination while a request is pending.
+ * right after the channels start, so the callback and everything after it read fresh data. The
+ * caller must not read the destination while a request is pending, and the request, its key
+ * and the aes_dma_t must not share a cache line with it (keep 64 bytes apart): the driver reads
+ * them while the request runs. After the invalidation it fetches them again (this core can only
+ * invalidate all of its D-cache), so that the completion does not wait for those refills.
  *
  * Below opts.sw_threshold bytes a request runs in software (opts.sw, synchronously) because the
  * fixed cost of a hardware request exceeds the software time; the dma-aes benchmark measures the
@@ -103,6 +110,10 @@ typedef struct {
   uint8_t tag[16] __attribute__((aligned(4))); /* encryption: out; decryption: the expected tag */
 } aes_dma_gcm_t;
 
+/* req.flags: read the chaining value back into req.iv at completion (CBC, CTR), for a following
+ * request that continues the stream. Without it the hardware path leaves req.iv as submitted. */
+#define AES_DMA_CHAIN 1u
+
 typedef struct aes_dma_req aes_dma_req_t;
 typedef void (*aes_dma_complete_fn)(aes_dma_req_t *req);
 
@@ -127,6 +138,7 @@ struct aes_dma_req {
   void *dst;       /* word aligned; may equal src */
   size_t len;      /* bytes, a non-zero multiple of 16 (GCM: any length, 0 included) */
   aes_dma_gcm_t gcm;
+  uint32_t flags;  /* AES_DMA_CHAIN */
   aes_dma_complete_fn complete; /* may be NULL (poll req->result) */
   void *user;
   /* Set by the driver. */
@@ -187,6 +199,15 @@ typedef struct {
   uint32_t loaded_serial; /* serial of the key in the engine, 0 = none */
   aes_dma_req_t *head, *tail; /* head is running */
   size_t gcm_dma_bytes;       /* the running GCM request's text bytes the channels move */
+  /* Set by aes_dma_init / aes_dma_set_opts so that a request reads no pointer chain: */
+  uintptr_t aes_base;
+  volatile uint32_t *in_regs, *out_regs; /* the two channels' register blocks */
+  volatile uint32_t *dma_cmd, *dma_irq_status;
+  uint32_t start_cmd;   /* CMD value that starts both channels */
+  uint32_t irq_done, irq_done_in, irq_err; /* IRQ_STATUS bits: each channel's DONE; either's ERR */
+  uint32_t bus_mask;    /* platform->bus_addr_mask, all ones if none */
+  uint32_t ctrl_image;  /* CTRL as last written for the loaded key (valid while loaded_serial != 0) */
+  void (*dcache_invalidate)(void *addr, size_t len); /* platform->dcache_invalidate or NULL */
 } aes_dma_t;
 
 #define AES_DMA_WAIT_BOUND 10000000u
