@@ -45,3 +45,18 @@ def test_block_models_are_not_inlined() -> None:
     recorded for a block-test model."""
     command = (_run("AESOC_INLINE_CHECK") / "Vtop__verFiles.dat").read_text()
     assert all(arg in command for arg in TEST_MODEL_ARGS), command[:500]
+
+
+def test_parameters_spelled_at_their_defaults_share_a_model() -> None:
+    """A caller that passes a configuration's whole parameter set (defaults included) gets the
+    model of one that passes only what differs; a default the parser cannot read as an integer
+    literal (an expression) stays in the key, so no two designs ever share a folder."""
+    engine = [REPO / "ip" / "aes" / "tests" / "tb_aes_engine.sv"]
+    spelled = {"RoundsPerCycle": 1, "Pipelined": 0, "DecEnable": 1, "KeyLenMax": 256, "GhashBits": 16}
+    assert build_dir_for("tb_aes_engine", spelled, sources=engine) == \
+        build_dir_for("tb_aes_engine", {"GhashBits": 16}, sources=engine)
+    assert build_dir_for("tb_aes_engine", {"GhashBits": 0, "Pipelined": False}, sources=engine).name == "default"
+    assert build_dir_for("tb_aes_engine", {"KeyLenMax": 128}, sources=engine).name == "KeyLenMax128"
+    xip = [REPO / "ip" / "xip" / "tests" / "tb_xip.sv"]
+    assert build_dir_for("tb_xip", {"ModelBytes": 1024 * 1024, "VerifiedLines": 4}, sources=xip).name == \
+        f"ModelBytes{1024 * 1024}"

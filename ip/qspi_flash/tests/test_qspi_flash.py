@@ -43,7 +43,7 @@ def test_protocol_error_ends_simulation() -> None:
         _run(1, ["fatal_on_error"])
     # run_cocotb gives each run its own results file (xdist workers share a build) and keeps it
     # when the simulator ends the run: the newest is this one.
-    found = build_dir_for("qspi_flash", _params(1)).glob("results_cocotb_qspi_flash.*.xml")
+    found = build_dir_for("qspi_flash", _params(1), sources=[RTL / "qspi_flash.sv"]).glob("results_cocotb_qspi_flash.*.xml")
     text = max(found, key=lambda p: p.stat().st_mtime).read_text()
     assert "fatal_on_error" in text and "SimFailure" in text
 
