@@ -52,7 +52,8 @@ int main(void) {
     AESOC_CHECK(swc_aes_cbc_encrypt(&ctx, civ, src, ref, BYTES) == SWC_OK);
     uint32_t t = 0;
     for (unsigned rep = 0; rep < 3; ++rep) {
-      aes_dma_req_t req = {.key = &hk, .mode = AES_DEV_CBC, .dir = AES_DEV_ENCRYPT, .src = src, .dst = dst, .len = BYTES};
+      aes_dma_req_t req = {.key = &hk, .mode = AES_DEV_CBC, .dir = AES_DEV_ENCRYPT, .src = src, .dst = dst, .len = BYTES,
+                           .flags = AES_DMA_CHAIN};  /* mbedtls_aes_crypt_cbc returns the next IV */
       memcpy(req.iv, iv, 16);
       uint32_t t0 = aesoc_cycles32();
       aes_dma_result_t r = aes_dma_submit(&eng, &req);
