@@ -23,6 +23,7 @@ import os
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +78,8 @@ def label(point: Point) -> str:
 
 
 def point_config(base: str, point: Point) -> str:
-    """The configuration to build for `point`: `base` when it changes nothing, else a description
+    """The configuration to build for `point`: `base` when it changes nothing, a named
+    configuration that elaborates to the same design (its model is shared), else a description
     under build/sweep/configs/ that inherits `base` (its path). Values are checked against the
     IP manifests when it is elaborated."""
     config = description.load_config(base)
@@ -95,8 +97,16 @@ def point_config(base: str, point: Point) -> str:
     for inst in dict.fromkeys(inst for inst, _, _ in point):
         lines += ["", f"[ip.{inst}.params]", *(f"{p} = {v}" for i, p, v in point if i == inst)]
     path = write_if_changed(CONFIGS / f"{stem}.toml", "\n".join(lines) + "\n")
-    description.load_config(str(path))  # a bad value fails here, with the manifest's message
-    return str(path)
+    generated = description.load_config(str(path))  # a bad value fails here, with the manifest's message
+    same = [name for name in description.config_names() if _same_design(description.load_config(name), generated)]
+    return same[0] if same else str(path)
+
+
+def _same_design(a: description.Soc, b: description.Soc) -> bool:
+    """Two descriptions that differ only in name, prose and the files they were read from."""
+    def bare(soc: description.Soc) -> description.Soc:
+        return replace(soc, name="", description="", sources=())
+    return bare(a) == bare(b)
 
 
 def run_point(base: str, point: Point) -> dict[str, Any]:
