@@ -13,6 +13,9 @@ Buses: `wbc` Wishbone B4 classic (what the aesoc crossbar speaks), `wbp` Wishbon
 as the core has them: the DMA's read/write masters and the XIP flash window keep their bus-neutral
 request/acknowledge ports in these shells (the SoC's own Wishbone shells, dma_wb and xip, add the
 Wishbone master and window glue).
+
+`render_side_by_side` puts a block's four shells into one module, a single test model for all of
+them (ip/reg_bridge/tests/test_shells.py).
 """
 
 from __future__ import annotations
@@ -203,31 +206,57 @@ def _connections(pairs: list[tuple[str, str]]) -> str:
     return ",\n".join(f"    .{a:<{width}} ({b})" for a, b in pairs)
 
 
+def _hidden(block: ipblock.IpBlock, b: Bus) -> set[str]:
+    # The core's idle output speaks for the core alone: a clocked bridge has state of its own, so
+    # only a shell whose bridge has none (the Wishbone ones) passes it on (docs/ARCHITECTURE.md).
+    return {block.idle} if block.idle and b.clocked else set()
+
+
+def _core_ports_passed(block: ipblock.IpBlock, b: Bus, header: CoreHeader) -> list[Decl]:
+    """The core's ports that the shell passes through under their own name."""
+    reg_core = {c for c, _, _ in _reg_port_names()} | {ABORT_CORE}
+    return [p for p in header.ports if p.name not in reg_core | _hidden(block, b)]
+
+
+def shell_ports(block: ipblock.IpBlock, bus_name: str) -> list[Decl]:
+    """The ports of shell `<block>_<bus>` in header order: the core's passed ports, with the bus's
+    own after rst_ni."""
+    b = bus(bus_name)
+    ports: list[Decl] = []
+    for p in _core_ports_passed(block, b, core_header(block)):
+        ports.append(p)
+        if p.name == "rst_ni":
+            ports += [Decl(n, f"{d} {'wire logic' if d == 'input' else 'logic'} {r + ' ' if r else ''}{n}")
+                      for d, r, n in b.ports]
+    return ports
+
+
+def _secret(block: ipblock.IpBlock) -> set[str]:
+    return {e.port for e in block.external if e.secret}
+
+
+def _port_lines(decls: list[str], secret: set[str]) -> list[str]:
+    """A module header's port lines; secret inputs (the XIP key-encryption key) stay out of
+    waveforms, as in the core."""
+    lines = []
+    for i, text in enumerate(decls):
+        line = f"  {text}{',' if i < len(decls) - 1 else ''}"
+        secret_port = re.search(r"(\w+)$", text).group(1) in secret
+        lines += ["  /* verilator tracing_off */", line, "  /* verilator tracing_on */"] if secret_port else [line]
+    return lines
+
+
 def render(block: ipblock.IpBlock, bus_name: str) -> str:
     """The SystemVerilog of one shell."""
     b = bus(bus_name)
     header = core_header(block)
     reg = _reg_port_names()
-    reg_core = {c for c, _, _ in reg} | {ABORT_CORE}
     aborts = any(p.name == ABORT_CORE for p in header.ports)
     abort_wire = "reg_abort" if aborts else "unused_reg_abort"
-    # The core's idle output speaks for the core alone: a clocked bridge has state of its own, so
-    # only a shell whose bridge has none (the Wishbone ones) passes it on (docs/ARCHITECTURE.md).
-    hidden = {block.idle} if block.idle and b.clocked else set()
-    passed = [p for p in header.ports if p.name not in reg_core | hidden]
-    secret = {e.port for e in block.external if e.secret}
+    hidden = _hidden(block, b)
+    passed = _core_ports_passed(block, b, header)
     params = [p.text for p in header.params] + [p.declaration() for p in b.params]
-    decls: list[str] = []
-    for p in passed:
-        decls.append(p.text)
-        if p.name == "rst_ni":
-            decls += [f"{d} {'wire logic' if d == 'input' else 'logic'} {r + ' ' if r else ''}{n}" for d, r, n in b.ports]
-    port_lines = []
-    for i, text in enumerate(decls):
-        line = f"  {text}{',' if i < len(decls) - 1 else ''}"
-        # Secret inputs (the XIP key-encryption key) stay out of waveforms, as in the core.
-        secret_port = re.search(r"(\w+)$", text).group(1) in secret
-        port_lines += ["  /* verilator tracing_off */", line, "  /* verilator tracing_on */"] if secret_port else [line]
+    port_lines = _port_lines([d.text for d in shell_ports(block, bus_name)], _secret(block))
     bridge_params = f" #(\n{_connections([('AddrWidth', str(ADDR_WIDTH)), *[(p.name, p.name) for p in b.params]])}\n  )"
     bridge_conns = ([("clk_i", "clk_i"), ("rst_ni", "rst_ni")] if b.clocked else []) + \
         [(n, n) for _, _, n in b.ports] + [(bp, w) for _, bp, w in reg] + [(ABORT_BRIDGE, abort_wire)]
@@ -272,3 +301,51 @@ def generate(block: ipblock.IpBlock, bus_name: str, out_dir: Path = OUT_DIR) -> 
     path = out_dir / f"{shell_module(block, bus_name)}.sv"
     text = render(block, bus_name)
     return write_if_changed(path, text)
+
+
+def side_by_side_module(block: ipblock.IpBlock) -> str:
+    return f"{block.name}_shells"
+
+
+def render_side_by_side(block: ipblock.IpBlock, overrides: dict[str, dict[str, int]] | None = None) -> str:
+    """One module with the block's shells of every bus side by side (a single test model for all
+    of them): clk_i and rst_ni shared, every other port of shell `<bus>` brought out as
+    `<bus>_<port>`. The core's parameters apply to every shell; `overrides` sets a shell's own
+    parameters per bus (e.g. {"apb4": {"MaxWait": 8}})."""
+    header = core_header(block)
+    shared = ("clk_i", "rst_ni")
+    decls = [p.text for p in header.ports if p.name in shared]
+    secret: set[str] = set()
+    instances: list[str] = []
+    for name in BUSES:
+        own = [p for p in shell_ports(block, name) if p.name not in shared]
+        decls += [re.sub(r"\w+$", f"{name}_{p.name}", p.text) for p in own]
+        secret |= {f"{name}_{s}" for s in _secret(block)}
+        own_params = (overrides or {}).get(name, {})
+        params = [(p.name, p.name) for p in header.params] + [(k, str(v)) for k, v in own_params.items()]
+        conns = [(s, s) for s in shared] + [(p.name, f"{name}_{p.name}") for p in own]
+        instances += [f"  {shell_module(block, name)}" + (f" #(\n{_connections(params)}\n  )" if params else "")
+                      + f" u_{name} (", _connections(conns), "  );", ""]
+    param_text = ",\n".join(f"  {p.text}" for p in header.params)
+    return "\n".join([
+        "// SPDX-License-Identifier: Apache-2.0",
+        f"// The bus shells of {block.name} side by side: one test model for all of them.",
+        "// Generated by aesoc.shells.render_side_by_side; do not edit.",
+        "`default_nettype none",
+        "",
+        f"module {side_by_side_module(block)}" + (f" #(\n{param_text}\n)" if param_text else "") + " (",
+        *_port_lines(decls, secret),
+        ");",
+        "",
+        *instances,
+        "endmodule",
+        "",
+        "`default_nettype wire",
+        "",
+    ])
+
+
+def generate_side_by_side(block: ipblock.IpBlock, overrides: dict[str, dict[str, int]] | None = None,
+                          out_dir: Path = OUT_DIR) -> Path:
+    """Write `<block>_shells.sv` (render_side_by_side) into out_dir, only when its text changed."""
+    return write_if_changed(out_dir / f"{side_by_side_module(block)}.sv", render_side_by_side(block, overrides))

@@ -1,5 +1,9 @@
 """cocotb tests of one generated bus shell (<block>_<bus>) through a bus model from PyPI.
 
+The model is the shell itself (FuseSoC's sim targets) or the block's shells of every bus side by
+side (aesoc.soc.shells.render_side_by_side, test_shells.py): there the tests see shell SHELL_BUS
+through `Shell`, and the other shells stay idle.
+
 The bus models: cocotbext-axi (AXI4-Lite), cocotbext-apb (APB4), cocotbext-wishbone (classic and
 pipelined). Registers and their access come from the block's SystemRDL; the AES vectors from
 FIPS-197 and SP 800-38A, random cases from the `cryptography` package, SHA digests from hashlib.
@@ -9,12 +13,15 @@ by the bus and the block's recovery, byte strobes, unaligned addresses, read-onl
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import random
 import re
 import sys
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
 import cocotb
 from cocotb.clock import Clock
@@ -41,6 +48,37 @@ WB_GIVE_UP = 40
 SHA_GIVE_UP = 8
 # A wedged block must fail a test, not hang it: the bus models wait for an answer without end.
 TEST_TIMEOUT_US = 500
+
+
+class Shell:
+    """Shell BUS of a side-by-side model as the tests' `dut`: its port `x` is the top's `<BUS>_x`;
+    the shared clk_i and rst_ni, and the handle's own attributes (`_log`, `_name`), are the top's.
+    Names are listed by dir() as well, where cocotb_bus looks signals up without regard to case."""
+
+    SHARED = ("clk_i", "rst_ni")
+
+    def __init__(self, top: Any) -> None:
+        self._top = top
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or name in self.SHARED:
+            return getattr(self._top, name)
+        return getattr(self._top, f"{BUS}_{name}")
+
+    def __dir__(self) -> list[str]:
+        prefix = f"{BUS}_"
+        return [*self.SHARED, *(n.removeprefix(prefix) for n in dir(self._top) if n.startswith(prefix))]
+
+
+def shell_test(**kwargs: Any) -> Callable[[Callable[[Any], Coroutine[Any, Any, None]]], Any]:
+    """cocotb.test(**kwargs) of a test that drives shell BUS: given a side-by-side model (a top
+    other than the shell `<BLOCK>_<BUS>` itself), its `dut` is that shell's `Shell`."""
+    def wrap(func: Callable[[Any], Coroutine[Any, Any, None]]) -> Any:
+        @functools.wraps(func)
+        async def run(dut: Any) -> None:
+            await func(dut if dut._name == f"{BLOCK}_{BUS}" else Shell(dut))
+        return cocotb.test(**kwargs)(run)
+    return wrap
 
 
 class Port:
@@ -221,7 +259,7 @@ def _mask(fields: list[Field]) -> int:
     return sum(f.mask for f in fields)
 
 
-@cocotb.test()
+@shell_test()
 async def registers(dut) -> None:
     """Every plain read/write register reads back what was written (random, all byte lanes and
     single lanes); every write-only field reads as zero; ID and VERSION hold their reset value."""
@@ -259,7 +297,7 @@ async def registers(dut) -> None:
     assert plain > 0
 
 
-@cocotb.test()
+@shell_test()
 async def unmapped(dut) -> None:
     """A read and a write of an offset with no register end in an error response; the block then
     answers normally."""
@@ -275,7 +313,7 @@ async def unmapped(dut) -> None:
     assert not err
 
 
-@cocotb.test(skip=BUS not in ("wbc", "wbp"))
+@shell_test(skip=BUS not in ("wbc", "wbp"))
 async def stb_without_cyc(dut) -> None:
     """Wishbone B4: STB outside a cycle (a decoder that fans STB out and selects with CYC, as
     LiteX's does) is no request: no acknowledge, and a write does not land."""
@@ -380,7 +418,7 @@ def _reference(mode: str, key: bytes, iv: bytes | None, data: bytes, decrypt: bo
     return op.update(data) + op.finalize()
 
 
-@cocotb.test(skip=BLOCK != "aes")
+@shell_test(skip=BLOCK != "aes")
 async def aes_vectors(dut) -> None:
     """FIPS-197 appendix C (ECB, 128/192/256) and SP 800-38A CBC and CTR (4 blocks) through the shell."""
     aes = Aes(await start(dut))
@@ -392,7 +430,7 @@ async def aes_vectors(dut) -> None:
         assert (await aes.crypt(bytes.fromhex(SP800_38A_PT))).hex() == ct, f"SP 800-38A {mode}"
 
 
-@cocotb.test(skip=BLOCK != "aes")
+@shell_test(skip=BLOCK != "aes")
 async def aes_random(dut) -> None:
     """Random keys, IVs, data, modes and directions against the `cryptography` package."""
     aes = Aes(await start(dut))
@@ -407,7 +445,7 @@ async def aes_random(dut) -> None:
         assert await aes.crypt(data) == _reference(mode, key, iv, data, decrypt), f"{mode} {len(key)}"
 
 
-@cocotb.test(skip=BLOCK != "aes" or BUS not in ("apb4", "axil"), timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
+@shell_test(skip=BLOCK != "aes" or BUS not in ("apb4", "axil"), timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
 async def aes_bounded_wait(dut) -> None:
     """A DATA_OUT read with no result coming ends in an error response after MaxWait cycles, with
     one timeout_o pulse, instead of holding the bus."""
@@ -434,7 +472,7 @@ async def _fill(aes: Aes, blocks: list[bytes]) -> None:
             await aes.write(f"DATA_IN[{i}]", word)
 
 
-@cocotb.test(skip=BLOCK != "aes", timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
+@shell_test(skip=BLOCK != "aes", timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
 async def aes_held_read_given_up(dut) -> None:
     """Issue 47 (1): a DATA_OUT read with nothing queued, given up by the bus (bridge bound or
     Wishbone master), is cancelled in the core: BUS_ABORT recorded, the next access (ID) answers
@@ -455,7 +493,7 @@ async def aes_held_read_given_up(dut) -> None:
     assert await aes.crypt(data) == _reference("ECB", key, None, data)
 
 
-@cocotb.test(skip=BLOCK != "aes", timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
+@shell_test(skip=BLOCK != "aes", timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
 async def aes_held_write_given_up(dut) -> None:
     """Issue 47 (1): InDepth + engine + OutDepth blocks fill the peripheral; the next DATA_IN[3]
     write is held and given up by the bus. It queues nothing; the DATA_OUT reads that make room
@@ -542,7 +580,7 @@ class Sha:
         return digest
 
 
-@cocotb.test(skip=BLOCK != "sha" or (BUS in ("apb4", "axil") and MAX_WAIT > SHA_GIVE_UP),
+@shell_test(skip=BLOCK != "sha" or (BUS in ("apb4", "axil") and MAX_WAIT > SHA_GIVE_UP),
              timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
 async def sha_held_write_given_up(dut) -> None:
     """Issue 47 (1): a DATA_IN write held while the input FIFO is full and the engine compresses,
@@ -577,7 +615,7 @@ async def sha_held_write_given_up(dut) -> None:
         assert await sha.sha256(msg) == hashlib.sha256(msg).digest()
 
 
-@cocotb.test(skip=BLOCK in ("aes", "sha"), timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
+@shell_test(skip=BLOCK in ("aes", "sha"), timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
 async def never_held(dut) -> None:
     """Issue 47 (1) for the blocks whose cores have no reg_abort_i (DMA, XIP, system control):
     every register answers a read at once (Wishbone: in the request cycle; APB4 / AXI4-Lite: within
@@ -605,7 +643,7 @@ def _plain_reg(rm) -> tuple[str, int]:
     return max(plain, key=lambda rm_: bin(rm_[1]).count("1"))
 
 
-@cocotb.test(timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
+@shell_test(timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
 async def strobes(dut) -> None:
     """Issue 47 (2): a write with no byte strobe changes nothing and answers OKAY; one with some
     lanes merges them (plain registers); whole-word registers (AES IV and DATA_IN, SHA DATA_IN,
@@ -648,7 +686,7 @@ async def strobes(dut) -> None:
             assert await port.write(rm.offsets[reg], 0x1234_5678, strb=0b1100, expect_err=True), reg
 
 
-@cocotb.test(skip=BUS not in ("apb4", "axil"), timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
+@shell_test(skip=BUS not in ("apb4", "axil"), timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
 async def unaligned(dut) -> None:
     """Issue 47 (3): an address that is not a multiple of 4 answers an error and changes nothing:
     every read, an APB4 write, and an AXI4-Lite write with a strobe below its byte offset (one whose
@@ -671,7 +709,7 @@ async def unaligned(dut) -> None:
         assert (await port.read(addr))[0] & mask == 0x2222_1111 & mask
 
 
-@cocotb.test(timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
+@shell_test(timeout_time=TEST_TIMEOUT_US, timeout_unit="us")
 async def read_only_writes(dut) -> None:
     """Issue 47 (3): a write to a read-only register answers an error (ID and VERSION keep their
     value), except inside the DMA's channel blocks, whose own register file ignores it (OKAY, as
