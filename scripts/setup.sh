@@ -52,9 +52,7 @@ sys.exit(pathlib.Path(aesoc.__file__).resolve().parents[1] != pathlib.Path(sys.a
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || ! own_aesoc; then
   echo "setup: installing Python packages (pinned in pyproject.toml) into $venv"
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-  # --no-compile: Python compiles what a process imports, on first use, instead of every module of
-  # every package up front (measured 2026-12-06: 21 CPU-s instead of 32 for a fresh install).
-  "$venv/bin/python" -m pip install -q --no-compile --disable-pip-version-check --root-user-action=ignore -e "$repo"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --root-user-action=ignore -e "$repo"
   own_aesoc || { echo "setup: error: $venv does not import this checkout's aesoc" >&2; exit 1; }
   echo "$want" > "$stamp"
 fi

@@ -1,7 +1,8 @@
-"""`aesoc sweep` on a Dask LocalCluster of two worker processes: a small sweep (AES masking × DMA
-FIFO depth, two points: the `full` configuration and one that elaborates to `full-masked`, whose
-models other tests build) runs each point on a worker, and its table and chart land in the report.
-A point no named configuration matches gets a generated description (checked without a build)."""
+"""`aesoc sweep` on a Dask LocalCluster of two worker processes: a small sweep (AES rounds per
+cycle × DMA FIFO depth, two points, one of them the `full` configuration whose model other tests
+build, the other a generated description) runs each point on a worker, and its table and chart land
+in the report. A point that elaborates to a named configuration uses its model (checked without a
+build: the masked engine's runs cost more than a build of the generated point)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from aesoc.bench.runner import payload
 from aesoc.common.toolchain import ToolError
 from aesoc.soc.description import config_names, load_config
 
-AXES = ("aes.Masking=0,1", "dma.FifoDepth=64")
+AXES = ("aes.RoundsPerCycle=1,2", "dma.FifoDepth=64")
 
 
 def test_axes_are_checked_before_any_task() -> None:
@@ -50,22 +51,22 @@ def test_sweep_on_two_workers_renders_table_and_plot(tmp_path: Path) -> None:
         result = sweep.run_sweep(c, "full", axes, tmp_path)
     (table,) = result.tables
     assert len(table.rows) == 2 and all(len(r) == len(table.columns) for r in table.rows)
-    by_masking = {row[0]: row for row in table.rows}
-    assert set(by_masking) == {0, 1}
+    by_rpc = {row[0]: row for row in table.rows}
+    assert set(by_rpc) == {1, 2}
     ops = [table.columns.index(f"{op} c/B") for op in sweep.OPS]
     # Every figure is a request the firmware measured: total cycles over bytes of a record.
     for row in table.rows:
-        point = f"aes.Masking={row[0]}, dma.FifoDepth=64"
+        point = f"aes.RoundsPerCycle={row[0]}, dma.FifoDepth=64"
         recs = [r for r in result.records if r["point"] == point]
         for op, col in zip(sweep.OPS, ops):
             rec = max((r for r in recs if r["op"] == op), key=lambda r: r["bytes"])
             assert row[col] == round(rec["total"] / rec["bytes"], 2) > 0
-    # Each point ran on its own model: the base's for the point that changes nothing, the named
-    # configuration's for the one it matches.
+    # Each point ran on its own model: the base's for the point that changes nothing, a generated
+    # description for the other.
     conf = table.columns.index("configuration")
-    assert by_masking[0][conf] == "full" and by_masking[1][conf] == "full-masked"
+    assert by_rpc[1][conf] == "full" and by_rpc[2][conf] == "full-aes-RoundsPerCycle2-dma-FifoDepth64"
     assert any("on SoC config 'full'" in line for line in result.runs)
-    assert any("on SoC config 'full-masked'" in line for line in result.runs)
+    assert any("full-aes-RoundsPerCycle2-dma-FifoDepth64.toml'" in line for line in result.runs)
     for line in result.runs:
         assert ": exit 0 (" in line, line
 
