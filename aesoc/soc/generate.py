@@ -356,21 +356,21 @@ def _constants(soc: Soc) -> str:
 SIM_OTP_PORTS = ("otp_kek_i", "otp_integ_req_i", "otp_min_version_i")
 
 
-def _otp_registers(ports: list[str]) -> str:
-    """The OTP inputs the SoC takes, registered. Fuses hold still for a run, but Verilator
-    re-evaluates what a top-level input feeds (the key unwrap's AES, the XIP policy) on every eval
-    call, twice a cycle; registered, it runs with the clocked logic. They settle in the first reset
-    cycle. On `full` (fw/bench/platform, 3.0 M cycles, perf): those evaluations took 27 % of the
-    run; 282 kHz simulated instead of 192-206 on the same loaded machine (2026-12-06)."""
+def _otp_registers(ports: list[tuple[str, int, bool]]) -> str:
+    """The OTP inputs the SoC takes ((port, width, secret) of external_ports), registered. Fuses
+    hold still for a run, but Verilator re-evaluates what a top-level input feeds (the key unwrap's
+    AES, the XIP policy) on every eval call, twice a cycle; registered, it runs with the clocked
+    logic. They settle in the first reset cycle. On `full` (fw/bench/platform, 3.0 M cycles, perf):
+    those evaluations took 27 % of the run; 282 kHz simulated instead of 192-206 on the same loaded
+    machine (2026-12-06)."""
     if not ports:
         return ""
-    widths = {"otp_kek_i": "[127:0] ", "otp_integ_req_i": "", "otp_min_version_i": "[31:0]  "}
     lines = []
-    for port in ports:
-        decl = f"  logic {widths[port]}{port[:-2]}_q;"
-        # The KEK stays out of waveforms, as its input does.
-        lines += ["  /* verilator tracing_off */", decl, "  /* verilator tracing_on */"] if port == "otp_kek_i" else [decl]
-    lines += ["  always_ff @(posedge clk_i) begin", *(f"    {p[:-2]}_q <= {p};" for p in ports), "  end", ""]
+    for port, width, secret in ports:
+        decl = f"  logic {f'[{width - 1}:0] ' if width > 1 else ''}{port[:-2]}_q;"
+        # A secret (the KEK) stays out of waveforms, as its input does.
+        lines += ["  /* verilator tracing_off */", decl, "  /* verilator tracing_on */"] if secret else [decl]
+    lines += ["  always_ff @(posedge clk_i) begin", *(f"    {p[:-2]}_q <= {p};" for p, _, _ in ports), "  end", ""]
     return "\n".join(lines) + "\n"
 
 
@@ -384,8 +384,8 @@ def sim_top(soc: Soc) -> str:
     flash_base = next((f"aesoc_pkg::{s.region.upper()}_BASE" for s in soc.slaves
                        if s.memory and xips and s.instance == xips[0].name), "32'd0")
     conns = [("clk_i", "clk_i"), ("rst_ni", "rst_ni")]
-    otp_used = [p for p in SIM_OTP_PORTS if p in ext]
-    conns += [(p, f"{p[:-2]}_q") for p in otp_used]
+    otp_used = [(p, width, secret) for p, _, width, secret in external_ports(soc) if p in SIM_OTP_PORTS]
+    conns += [(p, f"{p[:-2]}_q") for p, _, _ in otp_used]
     if has_flash:
         conns += [("flash_sck_o", "sck"), ("flash_cs_no", "cs_n"), ("flash_io_o", "io_m2s"),
                   ("flash_io_oe_o", "io_m2s_oe"), ("flash_io_i", "io_s2m")]
