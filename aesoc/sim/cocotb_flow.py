@@ -19,6 +19,7 @@ from typing import Any
 
 from aesoc.common.toolchain import (BUILD, LOGS, ToolError, build_once, log_tail, tool_slot, use_pinned_verilator,
                                     verbose, verilator_root, verilator_version, worker_suffix)
+from aesoc.soc.shells import module_header
 
 
 def build_dir_for(
@@ -64,31 +65,34 @@ def _runner() -> Any:
 # Written beside a finished build: a key of what it was built from (see _inputs_key).
 STAMP = ".aesoc-build-key"
 
-# `parameter <type> Name = <literal>` in a module header: an integer literal, plain or sized.
-_PARAM_DEFAULT = re.compile(r"\bparameter\s+(?:[a-z]+\s+)*(?:\[[^\]]*\]\s*)?(\w+)\s*=\s*"
-                            r"(?:\d+\s*'\s*([bdh])\s*([0-9a-fA-F_]+)|(\d+))\s*[,)]")
+# A parameter declaration's default when it is an integer literal, plain or sized.
+_INT_DEFAULT = re.compile(r"=\s*(?:\d+\s*'\s*([bdh])\s*([0-9a-fA-F_]+)|(\d+))$")
 
 
-def _literal(base: str | None, digits: str | None, plain: str | None) -> int:
-    if plain is not None:
-        return int(plain)
-    return int((digits or "").replace("_", ""), {"b": 2, "d": 10, "h": 16}[base or "d"])
+def _int_default(decl: str) -> int | None:
+    m = _INT_DEFAULT.search(decl)
+    if m is None:
+        return None
+    if m[3] is not None:
+        return int(m[3])
+    return int(m[2].replace("_", ""), {"b": 2, "d": 10, "h": 16}[m[1]])
 
 
 def without_defaults(toplevel: str, sources: Sequence[Path], parameters: Mapping[str, object]) -> dict[str, object]:
     """The parameters that differ from the toplevel module's own integer defaults: a caller that
     spells a default out (a SoC configuration's full parameter set) shares the model of one that
-    leaves it unset, instead of compiling the same design again."""
-    header = ""
-    for source in sources:
-        text = Path(source).read_text(errors="replace")
-        found = re.search(rf"\bmodule\s+{re.escape(toplevel)}\b(.*?)\)\s*\(", text, re.S)
-        if found:
-            header = found[1]
-            break
-    defaults = {m[1]: _literal(m[2], m[3], m[4]) for m in _PARAM_DEFAULT.finditer(header)}
+    leaves it unset, instead of compiling the same design again. A toplevel whose header cannot be
+    read keeps every parameter in the key."""
+    defaults: dict[str, int | None] = {}
+    found = next((Path(s) for s in sources
+                  if re.search(rf"\bmodule\s+{re.escape(toplevel)}\b", Path(s).read_text(errors="replace"))), None)
+    if found is not None:
+        try:
+            defaults = {p.name: _int_default(p.text) for p in module_header(found, toplevel).params}
+        except ToolError:
+            defaults = {}
     return {k: v for k, v in parameters.items()
-            if not (isinstance(v, (int, bool)) and k in defaults and int(v) == defaults[k])}
+            if not (isinstance(v, (int, bool)) and defaults.get(k) is not None and int(v) == defaults[k])}
 
 
 def _inputs_key(build_dir: Path, wanted: str) -> str | None:

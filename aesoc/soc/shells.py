@@ -161,6 +161,18 @@ def core_header(block: ipblock.IpBlock) -> CoreHeader:
     if path is None:
         raise ToolError(f"block '{block.name}' has no bus-neutral core rtl/{block.name}_periph.sv in its manifest")
     module = path.stem
+    header = module_header(path, module)
+    names = {p.name for p in header.ports}
+    missing = [f"reg_{s}_{'i' if i < 5 else 'o'}" for i, s in enumerate(REG_PORT)
+               if f"reg_{s}_{'i' if i < 5 else 'o'}" not in names]
+    if missing or not {"clk_i", "rst_ni"} <= names:
+        raise ToolError(f"{path}: module {module} lacks the register port or clock/reset "
+                        f"({', '.join(missing) or 'clk_i/rst_ni'})")
+    return header
+
+
+def module_header(path: Path, module: str) -> CoreHeader:
+    """The parameter and port declarations of `module`'s ANSI header in `path`."""
     text = _strip_comments(path.read_text())
     head = re.search(rf"\bmodule\s+{module}\s*(#\s*\((?P<params>.*?)\)\s*)?\((?P<ports>.*?)\)\s*;", text, re.S)
     if head is None:
@@ -177,12 +189,6 @@ def core_header(block: ipblock.IpBlock) -> CoreHeader:
         if m is None:
             raise ToolError(f"{path}: cannot read port declaration '{decl}'")
         ports.append(Decl(m.group(2), " ".join(decl.split())))
-    names = {p.name for p in ports}
-    missing = [f"reg_{s}_{'i' if i < 5 else 'o'}" for i, s in enumerate(REG_PORT)
-               if f"reg_{s}_{'i' if i < 5 else 'o'}" not in names]
-    if missing or not {"clk_i", "rst_ni"} <= names:
-        raise ToolError(f"{path}: module {module} lacks the register port or clock/reset "
-                        f"({', '.join(missing) or 'clk_i/rst_ni'})")
     return CoreHeader(module, path, tuple(params), tuple(ports))
 
 
