@@ -15,7 +15,8 @@ module xip #(
   parameter int unsigned PrefetchWords    = 16,                // 16 words = 2 x 32-byte lines
   parameter int unsigned KsRoundsPerCycle = 1,                 // keystream AES core
   parameter bit          Integrity        = 1'b1,              // per-line AES-CMAC checks
-  parameter int unsigned VerifiedLines    = 4                  // verified-line buffer (0: none)
+  parameter int unsigned VerifiedLines    = 4,                 // verified-line buffer (0: none)
+  parameter int unsigned TagRun           = 2                  // SEPARATE: tags per run of a linear stream
 ) (
   input  wire logic         clk_i,
   input  wire logic         rst_ni,
@@ -103,7 +104,8 @@ module xip #(
     .PrefetchWords    (PrefetchWords),
     .KsRoundsPerCycle (KsRoundsPerCycle),
     .Integrity        (Integrity),
-    .VerifiedLines    (VerifiedLines)
+    .VerifiedLines    (VerifiedLines),
+    .TagRun           (TagRun)
   ) u_periph (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),

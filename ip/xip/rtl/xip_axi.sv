@@ -14,6 +14,7 @@ module xip_axi #(
   parameter int unsigned KsRoundsPerCycle = 1,                 // keystream AES core
   parameter bit          Integrity        = 1'b1,              // per-line AES-CMAC checks
   parameter int unsigned VerifiedLines    = 4,                 // verified-line buffer (0: none)
+  parameter int unsigned TagRun           = 2,                 // SEPARATE: tags per run of a linear stream
   parameter int unsigned MaxWait          = 512,   // bound of a held register access, 0: none (as the shells)
   parameter int unsigned IdWidth          = 4      // AxID width of the window slave
 ) (
@@ -192,7 +193,8 @@ module xip_axi #(
     .PrefetchWords    (PrefetchWords),
     .KsRoundsPerCycle (KsRoundsPerCycle),
     .Integrity        (Integrity),
-    .VerifiedLines    (VerifiedLines)
+    .VerifiedLines    (VerifiedLines),
+    .TagRun           (TagRun)
   ) u_periph (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),

@@ -33,7 +33,8 @@ module xip_core #(
   parameter int unsigned PrefetchWords    = 16,                // power of two, at least 8
   parameter int unsigned KsRoundsPerCycle = 1,
   parameter bit          Integrity        = 1'b1,              // line integrity (xip_integ)
-  parameter int unsigned VerifiedLines    = 4                  // verified-line buffer (0: none)
+  parameter int unsigned VerifiedLines    = 4,                 // verified-line buffer (0: none)
+  parameter int unsigned TagRun           = 2                  // SEPARATE tags per run (xip_integ)
 ) (
   input  wire logic                               clk_i,
   input  wire logic                               rst_ni,
@@ -302,7 +303,8 @@ module xip_core #(
 
   if (Integrity) begin : gen_integ
     xip_integ #(
-      .FlashBytes (FlashBytes)
+      .FlashBytes (FlashBytes),
+      .TagRun     (TagRun)
     ) u_integ (
       .clk_i            (clk_i),
       .rst_ni           (rst_ni),

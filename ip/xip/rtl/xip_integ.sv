@@ -17,19 +17,22 @@
 // Layouts (CTX.CTRL.LAYOUT):
 //   INTERLEAVED  line A at flash word P = A/4 + 2 * (A - START) / 32, its tag in the two words
 //                after it: one stream reads line, tag, line, tag ...
-//   SEPARATE     line A at A, its tag at TAGBASE + (A - START) / 4. Tags are read in runs of
-//                TagRun (8 * TagRun bytes): the stream reads the run's first line, restarts at
-//                the run's tags (that line is checked and drained as soon as its own tag is in,
-//                while the other tags still arrive), then restarts at the next line and reads
-//                on through the run's other lines into the next run's first line. So a read
-//                waits for at most one line, one short tag read and two transaction switches
-//                (a read that waited for a whole run of tags before its line could outlast the
-//                crossbar's 256-cycle timeout in the SoC).
+//   SEPARATE     line A at A, its tag at TAGBASE + (A - START) / 4. Tags are read in runs: the
+//                stream reads the run's first line, restarts at the run's tags (that line is
+//                checked and drained as soon as its own tag is in, while the other tags still
+//                arrive), then restarts at the next line and reads on through the run's other
+//                lines into the next run's first line. The first run after a miss holds 2 tags,
+//                every later run of the same stream TagRun: a jump pays a short tag read, a
+//                linear stream pays its two transaction switches once per TagRun lines. A run's
+//                second line waits for the run's other TagRun - 1 tags, two switches and itself:
+//                at SCK = clk/2 about 32 * TagRun + 105 cycles (359 at TagRun 8; a run's first
+//                line 229), which the interconnect's timeout must allow (the SoC description
+//                sets both; docs/xip.md, "Tag runs").
 // A run stops at the context's END. Context config that cannot be checked (INTEG with a key
 // missing or a bad layout) makes reads inside it end in ERR at once (fault_o).
 module xip_integ #(
   parameter int unsigned FlashBytes = 16 * 1024 * 1024,
-  parameter int unsigned TagRun     = 2   // SEPARATE: tags fetched per tag transaction (>= 2)
+  parameter int unsigned TagRun     = 2   // SEPARATE: tags per tag transaction of a linear stream (2..8)
 ) (
   input  wire logic                              clk_i,
   input  wire logic                              rst_ni,
@@ -110,6 +113,8 @@ module xip_integ #(
   localparam int unsigned LW  = AW - 3;             // line index
   localparam int unsigned FW  = 24;                 // word offsets, with room for 5/4 footprints
   localparam int unsigned TW  = $clog2(TagRun + 1);
+  localparam int unsigned TWW = $clog2(2 * TagRun + 1);  // tag words of a run
+  localparam int unsigned FirstRun = 2;               // tags of a stream's first run
   localparam logic [FW-1:0] FLASH_WORDS = FW'(FlashBytes / 4);
 
   ///////////////////////
@@ -251,7 +256,7 @@ module xip_integ #(
   logic [TW-1:0] ntag_q, ntag_d, tk_q, tk_d;
   logic          rs_q, rs_d;        // restart the stream at rs_addr_q next cycle
   logic          tf_q, tf_d;        // SEPARATE: the stream delivers the run's tags
-  logic [3:0]    tw_q, tw_d;        // tag words received
+  logic [TWW-1:0] tw_q, tw_d;       // tag words received
   logic          tag_in;            // the tag of line_q is in tag_q
   logic [AW-1:0] rs_addr_q, rs_addr_d;
   logic          mfly_q, mfly_d;    // a block is in the MAC core
@@ -270,7 +275,7 @@ module xip_integ #(
   logic [FW-1:0] nl_off;            // 2 * (sline - START) / 32 words: INTERLEAVED tags before it
   logic [LW-1:0] nl, sline;
   logic [FW-1:0] lines_left;
-  logic [TW-1:0] run_len;
+  logic [TW-1:0] run_len, first_len;
   logic          last_line;
 
   assign cctx       = start_i ? start_ctx_i : ctx_q;
@@ -283,6 +288,7 @@ module xip_integ #(
   assign nl_off     = (FW'({sline, 3'b0}) - cs_w) >> 2;
   assign lines_left = (ce_w - FW'({sline, 3'b0})) >> 3;
   assign run_len    = (lines_left < FW'(TagRun)) ? TW'(lines_left) : TW'(TagRun);
+  assign first_len  = (run_len < TW'(FirstRun)) ? run_len : TW'(FirstRun);
   assign last_line  = FW'({line_q + 1'b1, 3'b0}) == ce_w;
 
   assign nl = line_q + 1'b1;
@@ -295,7 +301,7 @@ module xip_integ #(
   assign data_addr  = AW'(FW'({sline, 3'b0}) + (csep ? '0 : nl_off));
   assign tag_addr   = AW'(ctb_w + cur_off);
   assign next_addr  = AW'({line_q - LW'(tk_q) + 1'b1, 3'b0});
-  assign tag_in     = !tf_q || tw_q > 4'({tk_q, 1'b0}) + 4'd1;
+  assign tag_in     = !tf_q || tw_q > TWW'({tk_q, 1'b0}) + TWW'(1);
 
   // MAC core.
   logic         aes_clear, aes_key_we, aes_key_ready, aes_in_valid, aes_in_ready, aes_out_valid;
@@ -440,7 +446,7 @@ module xip_integ #(
       ctx_d  = start_ctx_i;
       line_d = start_line;
       widx_d = '0;
-      ntag_d = csep ? run_len : TW'(1);
+      ntag_d = csep ? first_len : TW'(1);
       tk_d   = '0;
       tf_d   = 1'b0;
       tw_d   = '0;
@@ -448,7 +454,7 @@ module xip_integ #(
       // SEPARATE: the run's tags, then on with the data after the run's first line.
       if (tf_q && seq_word_valid_i) begin
         tw_d = tw_q + 1'b1;
-        if (tw_q == 4'({ntag_q, 1'b0}) - 4'd1) begin
+        if (tw_q == TWW'({ntag_q, 1'b0}) - TWW'(1)) begin
           tf_d = 1'b0;
           if (ntag_q != TW'(1)) begin
             rs_d      = 1'b1;

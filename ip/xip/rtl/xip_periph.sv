@@ -20,7 +20,8 @@ module xip_periph #(
   parameter int unsigned PrefetchWords    = 16,                // 16 words = 2 x 32-byte lines
   parameter int unsigned KsRoundsPerCycle = 1,                 // keystream AES core
   parameter bit          Integrity        = 1'b1,              // per-line AES-CMAC checks
-  parameter int unsigned VerifiedLines    = 4                  // verified-line buffer (0: none)
+  parameter int unsigned VerifiedLines    = 4,                 // verified-line buffer (0: none)
+  parameter int unsigned TagRun           = 2                  // SEPARATE: tags per run of a linear stream
 ) (
   input  wire logic         clk_i,
   input  wire logic         rst_ni,
@@ -366,7 +367,8 @@ module xip_periph #(
     .PrefetchWords    (PrefetchWords),
     .KsRoundsPerCycle (KsRoundsPerCycle),
     .Integrity        (Integrity),
-    .VerifiedLines    (VerifiedLines)
+    .VerifiedLines    (VerifiedLines),
+    .TagRun           (TagRun)
   ) u_core (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),

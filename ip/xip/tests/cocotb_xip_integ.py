@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import cocotb
+from cocotb.triggers import FallingEdge
 from cryptography.hazmat.primitives import cmac
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
@@ -168,9 +169,16 @@ async def integ_interleaved_cont(dut: Any) -> None:
     await good_reads(dut, INTERLEAVED, cont=1)
 
 
-# ip/wb_xbar's TimeoutCycles in the SoC: a beat a slave leaves unanswered for this many cycles
-# (from its first STB cycle) gets its master ERR, and an instruction fetch gets zeros.
-XBAR_TIMEOUT = 256
+# ip/wb_xbar's TimeoutCycles in the SoC (its description, test_xip.py): a beat a slave leaves
+# unanswered for this many cycles (from its first STB cycle) gets its master ERR, and an
+# instruction fetch gets zeros. Read when a test needs it: other benches import this module.
+def xbar_timeout() -> int:
+    return int(os.environ["XBAR_TIMEOUT"])
+
+
+def tag_run() -> int:
+    """The bench's TagRun (the SoC's)."""
+    return int(os.environ["XIP_TAG_RUN"])
 
 
 async def soc_traffic(dut: Any, layout: int) -> None:
@@ -209,20 +217,21 @@ async def soc_traffic(dut: Any, layout: int) -> None:
         served(await tb.burst(a + LINE if a + LINE < r.end else a - LINE),
                a + LINE if a + LINE < r.end else a - LINE)
     dut._log.info(f"layout {layout}: SoC traffic, continuous-read mode: slowest beat {worst} cycles")
-    assert worst <= XBAR_TIMEOUT, f"a beat took {worst} cycles: the SoC's crossbar answers ERR after {XBAR_TIMEOUT}"
+    timeout = xbar_timeout()
+    assert worst <= timeout, f"a beat took {worst} cycles: the SoC's crossbar answers ERR after {timeout}"
     assert get_field("INTEG_STATUS.fail", await tb.reg_read("INTEG_STATUS")) == 0
     assert tb.flash_errors() == 0
 
 
 @cocotb.test()
 async def integ_separate_soc_timeout(dut: Any) -> None:
-    """SEPARATE under the SoC's traffic: every beat within the crossbar's 256-cycle timeout."""
+    """SEPARATE under the SoC's traffic: every beat within the crossbar's timeout."""
     await soc_traffic(dut, SEPARATE)
 
 
 @cocotb.test()
 async def integ_interleaved_soc_timeout(dut: Any) -> None:
-    """INTERLEAVED under the SoC's traffic: every beat within the crossbar's 256-cycle timeout."""
+    """INTERLEAVED under the SoC's traffic: every beat within the crossbar's timeout."""
     await soc_traffic(dut, INTERLEAVED)
 
 
@@ -236,16 +245,17 @@ async def integ_miss_at_data_phase(dut: Any) -> None:
     cfg = await tb.reg_read("CFG")
     await tb.reg_write("CFG", cfg | field("CFG.cont", 1))
     first, other = r.start + 0x600, r.start + 0x1200
+    timeout = xbar_timeout()
     for gap in range(0, 90):
         await go_idle(tb)
         acc = await tb.read(first + 4)
         assert not acc.err
         acc = await tb.burst(other, gap=gap)
-        assert not acc.err and max(acc.beats) <= XBAR_TIMEOUT, f"gap {gap}: {acc.beats}"
+        assert not acc.err and max(acc.beats) <= timeout, f"gap {gap}: {acc.beats}"
         for i, w in enumerate(acc.data):
             check_word(plain, other + 4 * i, w)
         acc = await tb.burst(other + LINE)
-        assert not acc.err and max(acc.beats) <= XBAR_TIMEOUT, f"gap {gap}: next line {acc.beats}"
+        assert not acc.err and max(acc.beats) <= timeout, f"gap {gap}: next line {acc.beats}"
         for i, w in enumerate(acc.data):
             check_word(plain, other + LINE + 4 * i, w)
     assert tb.flash_errors() == 0
@@ -530,4 +540,41 @@ async def integ_verified_lines(dut: Any) -> None:
     for _ in range(3):
         assert (await tb.read(bad + 4)).err
         check_word(plain, r.start + 0x400, (await tb.read(r.start + 0x400)).data[0])
+    assert tb.flash_errors() == 0
+
+
+
+@cocotb.test()
+async def integ_separate_tag_runs(dut: Any) -> None:
+    """SEPARATE, a linear stream of uncached word reads from an idle controller: the first run
+    after the miss reads 2 tags, every later run TagRun, so the flash sees one data transaction
+    plus a tag transaction and a data restart per run, and no beat outlasts the crossbar."""
+    tb, r, plain, _ = await setup(dut, SEPARATE)
+    cfg = await tb.reg_read("CFG")
+    await tb.reg_write("CFG", cfg | field("CFG.cont", 1))
+    await go_idle(tb)
+    transactions = 0
+
+    async def count() -> None:
+        nonlocal transactions
+        while True:
+            await FallingEdge(dut.cs_n)
+            transactions += 1
+
+    counter = cocotb.start_soon(count())
+    lines, base, worst = 24, r.start + 0x400, 0
+    t0 = tb.now()
+    for a in range(base, base + lines * LINE, 4):
+        acc = await tb.read(a, gap=3)
+        assert not acc.err
+        check_word(plain, a, acc.data[0])
+        worst = max(worst, *acc.beats)
+    counter.kill()
+    run = tag_run()
+    run_starts = [0, *range(2, lines, run)]
+    dut._log.info(f"TagRun {run}: {lines} lines in {tb.now() - t0} cycles, {transactions} flash "
+                  f"transactions, slowest beat {worst} cycles")
+    assert transactions == 1 + 2 * len(run_starts), f"{transactions} flash transactions for runs at {run_starts}"
+    timeout = xbar_timeout()
+    assert worst <= timeout, f"a beat took {worst} cycles: the SoC's crossbar answers ERR after {timeout}"
     assert tb.flash_errors() == 0

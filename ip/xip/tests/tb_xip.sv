@@ -5,6 +5,7 @@
 module tb_xip #(
   parameter int unsigned PrefetchWords = 16,
   parameter int unsigned VerifiedLines = 4,
+  parameter int unsigned TagRun        = 2,
   parameter int unsigned ModelBytes    = 1024 * 1024
 ) (
   input  wire logic         clk_i,
@@ -61,7 +62,8 @@ module tb_xip #(
 
   xip #(
     .PrefetchWords (PrefetchWords),
-    .VerifiedLines (VerifiedLines)
+    .VerifiedLines (VerifiedLines),
+    .TagRun        (TagRun)
   ) u_xip (
     .clk_i         (gclk),
     .rst_ni        (rst_ni),
@@ -104,7 +106,8 @@ module tb_xip #(
 
   xip #(
     .PrefetchWords (PrefetchWords),
-    .VerifiedLines (VerifiedLines)
+    .VerifiedLines (VerifiedLines),
+    .TagRun        (TagRun)
   ) u_ref (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),

@@ -13,9 +13,14 @@ import pytest
 from aesoc.common.toolchain import REPO, verilator_bin
 from aesoc.sim.cocotb_flow import run_cocotb
 from aesoc.soc import ipblock
+from aesoc.soc.description import load_config
 from aesoc.soc.sources import ip_sources
 
 TESTS = Path(__file__).resolve().parent
+# The SoC's XIP tag runs and its crossbar's timeout: the integrity tests check every beat within it.
+SOC = load_config("full")
+TAG_RUN = SOC.of_block("xip").params["TagRun"]
+XBAR_TIMEOUT = SOC.xbar_params["TimeoutCycles"]
 
 # Signals that carry a key, the KEK or unwrap intermediates; AES core instances as a whole.
 SECRET_SIGNALS = {"otp_kek_i", "kek_i", "key_q", "key_i", "key_o", "kw_key", "aes_key", "aes_in", "aes_out",
@@ -45,7 +50,7 @@ def test_xip(prefetch_words: int, testcases: list[str] | None) -> None:
         sources=sources(),
         test_module="cocotb_xip",
         test_dir=TESTS,
-        parameters={"PrefetchWords": prefetch_words},
+        parameters={"PrefetchWords": prefetch_words, "TagRun": TAG_RUN},
         build_args=["--timescale", "1ns/1ps", "--assert", "-DASSERT_ON"],
         defines=ipblock.block("xip").test_define_values,
         extra_env={"XIP_PREFETCH_WORDS": str(prefetch_words)},
@@ -62,10 +67,11 @@ def test_xip_integrity(verified_lines: int) -> None:
         sources=sources(),
         test_module="cocotb_xip_integ",
         test_dir=TESTS,
-        parameters={"PrefetchWords": 16, "VerifiedLines": verified_lines},
+        parameters={"PrefetchWords": 16, "VerifiedLines": verified_lines, "TagRun": TAG_RUN},
         build_args=["--timescale", "1ns/1ps", "--assert", "-DASSERT_ON"],
         defines=ipblock.block("xip").test_define_values,
-        extra_env={"XIP_PREFETCH_WORDS": "16", "XIP_VERIFIED_LINES": str(verified_lines)},
+        extra_env={"XIP_PREFETCH_WORDS": "16", "XIP_VERIFIED_LINES": str(verified_lines),
+                   "XIP_TAG_RUN": str(TAG_RUN), "XBAR_TIMEOUT": str(XBAR_TIMEOUT)},
         testcase=None if verified_lines == 4 else ["integ_verified_lines"],
     )
 
