@@ -411,11 +411,21 @@ module xip_integ #(
   // Stream and line state.
   logic accept;
 
+  // The next line's first word, taken while this line is checked and drained. Lines whose tags
+  // are already in (SEPARATE) come back to back: without it the stream would stop for the check
+  // and the drain (about 21 cycles from a line's last word, the next word due after 16) on every
+  // line; INTERLEAVED hides them behind the tag.
+  logic        skid_q, skid_d, skid_take;
+  logic [31:0] skid_pt_q, skid_ct_q;
+  assign skid_take = st_q == E_RUN && !rs_q && !tf_q && !skid_q && ks_ok_i
+                  && (ph_q == PH_CHECK || ph_q == PH_DRAIN);
+
   // Not while a restart is pending: a held word of the old stream would complete.
-  assign accept = st_q == E_RUN && !rs_q && (tf_q || ph_q == PH_TAG || (ph_q == PH_DATA && ks_ok_i));
+  assign accept = st_q == E_RUN && !rs_q
+               && (tf_q || ph_q == PH_TAG || (ph_q == PH_DATA && ks_ok_i && !skid_q) || skid_take);
   assign seq_hold_o = !accept;
-  assign ks_take_o  = st_q == E_RUN && !tf_q && ph_q == PH_DATA && seq_word_valid_i && !abort_i;
-  assign ks_idx_o   = widx_q[1:0];
+  assign ks_take_o  = st_q == E_RUN && !tf_q && (ph_q == PH_DATA || skid_take) && seq_word_valid_i && !abort_i;
+  assign ks_idx_o   = (ph_q == PH_DATA) ? widx_q[1:0] : 2'd0;
   assign push_o      = st_q == E_RUN && ph_q == PH_DRAIN && slot_free_i;
   assign push_addr_o = AW'({line_q, widx_q[2:0]});
   assign push_data_o = pt_q[widx_q[2:0]];
@@ -433,13 +443,15 @@ module xip_integ #(
     tk_d       = tk_q;
     rs_d       = 1'b0;
     rs_addr_d  = rs_addr_q;
+    skid_d     = skid_q;
     tf_d       = tf_q;
     tw_d       = tw_q;
     seq_stop_o = 1'b0;
     fail_o     = 1'b0;
     if (abort_i) begin
-      st_d = E_IDLE;
-      tf_d = 1'b0;
+      st_d   = E_IDLE;
+      tf_d   = 1'b0;
+      skid_d = 1'b0;
     end else if (start_i) begin
       st_d   = E_RUN;
       ph_d   = PH_DATA;
@@ -450,7 +462,10 @@ module xip_integ #(
       tk_d   = '0;
       tf_d   = 1'b0;
       tw_d   = '0;
-    end else if (st_q == E_RUN) begin
+      skid_d = 1'b0;
+    end else if (st_q != E_RUN) begin
+      skid_d = 1'b0;
+    end else begin
       // SEPARATE: the run's tags, then on with the data after the run's first line.
       if (tf_q && seq_word_valid_i) begin
         tw_d = tw_q + 1'b1;
@@ -462,8 +477,15 @@ module xip_integ #(
           end
         end
       end
+      if (skid_take && seq_word_valid_i) begin
+        skid_d = 1'b1;
+      end
       unique case (ph_q)
-        PH_DATA: if (seq_word_valid_i && !tf_q) begin
+        PH_DATA: if (skid_q) begin
+          // The skid word is word 0 (a line's data starts at widx_q = 0).
+          widx_d = widx_q + 1'b1;
+          skid_d = 1'b0;
+        end else if (seq_word_valid_i && !tf_q) begin
           widx_d = widx_q + 1'b1;
           if (widx_q == 4'd7) begin
             widx_d = '0;
@@ -489,6 +511,7 @@ module xip_integ #(
             ph_d = PH_DRAIN;
           end else begin
             st_d       = E_FAIL;
+            skid_d     = 1'b0;
             seq_stop_o = 1'b1;
             fail_o     = 1'b1;
           end
@@ -500,6 +523,7 @@ module xip_integ #(
             if (last_line) begin
               st_d       = E_DONE;
               seq_stop_o = 1'b1;
+              skid_d     = 1'b0;
             end else begin
               line_d = nl;
               ph_d   = PH_DATA;
@@ -531,6 +555,7 @@ module xip_integ #(
       tk_q      <= '0;
       rs_q      <= 1'b0;
       rs_addr_q <= '0;
+      skid_q    <= 1'b0;
       tf_q      <= 1'b0;
       tw_q      <= '0;
       mfly_q    <= 1'b0;
@@ -548,6 +573,7 @@ module xip_integ #(
       tk_q      <= tk_d;
       rs_q      <= rs_d;
       rs_addr_q <= rs_addr_d;
+      skid_q    <= skid_d;
       tf_q      <= tf_d;
       tw_q      <= tw_d;
       mfly_q    <= mfly_d;
@@ -570,7 +596,13 @@ module xip_integ #(
         ct_q[widx_q[2:0]] <= seq_word_i;
       end else if (ph_q == PH_TAG) begin
         tag_q[widx_q[$clog2(2 * TagRun)-1:0]] <= seq_word_i;
+      end else if (skid_take) begin
+        skid_pt_q <= seq_word_i ^ ks_word_i;
+        skid_ct_q <= seq_word_i;
       end
+    end else if (st_q == E_RUN && ph_q == PH_DATA && skid_q) begin
+      pt_q[widx_q[2:0]] <= skid_pt_q;
+      ct_q[widx_q[2:0]] <= skid_ct_q;
     end
   end
 
@@ -591,9 +623,9 @@ module xip_integ #(
   // leaves the core (mfly_q falls), so they are not compared with key-derived data.
   assign idle_o = !mac_we_i && !stage_we && !aes_busy && !aes_clear && !aes_key_we && !aes_in_valid
                && {st_d, ph_d, mst_d, ctx_d, line_d, widx_d, ntag_d, tk_d, rs_d, rs_addr_d, tf_d, tw_d,
-                   mfly_d}
+                   mfly_d, skid_d}
                == {st_q, ph_q, mst_q, ctx_q, line_q, widx_q, ntag_q, tk_q, rs_q, rs_addr_q, tf_q, tw_q,
-                   mfly_q};
+                   mfly_q, skid_q};
 
   logic unused;
   assign unused = aes_key_ready;
