@@ -159,6 +159,9 @@ module aes_cipher_core #(
     logic [127:0] state_q, state_d, mask_q, mask_d;
     logic [255:0] win_q, win_d;
     logic [3:0]   cnt_q, cnt_d;
+    // Stage 0's key step number, a register so that no count arithmetic precedes the SubWord
+    // select; stage s takes step kstep_q + s (forward) or kstep_q - s (backward).
+    logic [3:0]   kstep_q, kstep_d;
     logic         dec_q, dec_d;
     logic         last, accept;
     // SplitRound: the first half's result and which half runs (0: SubBytes, 1: the rest).
@@ -169,9 +172,37 @@ module aes_cipher_core #(
     logic [127:0] run_state;
     logic [255:0] run_win;
 
+    // Not split, the window register runs one round ahead: it holds the window of the round that
+    // runs next, so a round reads its key from a register and the key step for the following
+    // round runs beside the round instead of in series with it. Split and ST_KEYGEN step the
+    // window in the round itself. In forward numbering a stage's expander reads window j and
+    // writes window j + 1.
+    // A block is taken with round 1's window. While no block runs (IDLE, DONE) the window
+    // register holds the cipher key, kstep_q = 0 and dec_q = 0, so stage 0 already computes
+    // window 1 from registers alone, and decryption's window Nr - 1 has its own fixed step off
+    // dkey_q: in_dec_i picks one of the two and never feeds a key step (the CFU drives it
+    // combinationally from the CPU's command).
+    logic [255:0] win1_dec;
+
+    if (DecEnable && !SplitRound) begin : gen_win1_dec
+      aes_key_expand #(
+        .KeyLenMax(KeyLenMax),
+        .DecEnable(1'b1)
+      ) u_key_expand_dec (
+        .key_len_i(klen_q),
+        .bwd_i    (1'b1),
+        .step_i   (nr - 4'd1),
+        .win_i    (dkey_q),
+        .sub_i    (32'h0),
+        .win_o    (win1_dec)
+      );
+    end else begin : gen_no_win1_dec
+      assign win1_dec = '0;
+    end
+
     for (genvar s = 0; s < NS; s++) begin : gen_stage
-      logic [4:0]   q;
-      logic         en;
+      logic [4:0]   q, j;
+      logic         en, ken;
       logic [3:0]   step;
       logic [255:0] win_in, kw, win_out;
       logic [127:0] st_in, rs, st_out, sub;
@@ -188,7 +219,10 @@ module aes_cipher_core #(
 
       assign q    = 5'(cnt_q) * 5'(NS) + 5'(s + 1);
       assign en   = q <= {1'b0, nr};
-      assign step = dec_q ? 4'({1'b0, nr} - q) : 4'(q - 5'd1);
+      assign j    = (SplitRound || fsm_q == ST_KEYGEN) ? q - 5'd1 : q;
+      // No step past window Nr (or below window 0 backward): the window is then left as it is.
+      assign ken  = j < {1'b0, nr};
+      assign step = dec_q ? kstep_q - 4'(s) : kstep_q + 4'(s);
 
       aes_key_expand #(
         .KeyLenMax(KeyLenMax),
@@ -202,13 +236,12 @@ module aes_cipher_core #(
         .win_o    (kw)
       );
 
-      // Split: the window register already holds this round's window (stepped in the first half).
       aes_round #(
         .DecEnable(DecEnable),
         .Split    (SplitRound)
       ) u_round (
         .state_i(st_in),
-        .rk_i   (SplitRound ? win_in[255:128] : kw[255:128]),
+        .rk_i   (win_in[255:128]),
         .dec_i  (dec_q),
         .final_i(q == {1'b0, nr}),
         .sub_i  (mid_q),
@@ -216,7 +249,7 @@ module aes_cipher_core #(
         .state_o(rs)
       );
 
-      assign win_out = (en ? kw : win_in) & KEY_KEEP;
+      assign win_out = (ken ? kw : win_in) & KEY_KEEP;
       assign st_out  = en ? rs : st_in;
     end
 
@@ -234,6 +267,7 @@ module aes_cipher_core #(
       mask_d      = mask_q;
       win_d       = win_q;
       cnt_d       = cnt_q;
+      kstep_d     = kstep_q;
       dec_d       = dec_q;
       mid_d       = mid_q;
       half_d      = half_q;
@@ -246,20 +280,26 @@ module aes_cipher_core #(
           in_ready_o = key_ready_o & ~key_we_i;
           if (key_we_i) begin
             key_load = 1'b1;
+            win_d    = key_in;
+            cnt_d    = '0;
+            kstep_d  = '0;
+            dec_d    = aes_pkg::AES_DIR_ENC;
             if (DecEnable) begin
               fsm_d = ST_KEYGEN;
-              win_d = key_in;
-              cnt_d = '0;
-              dec_d = aes_pkg::AES_DIR_ENC;
             end
           end
         end
         ST_KEYGEN: begin
-          cnt_d = cnt_q + 4'd1;
-          win_d = run_win;
+          cnt_d   = cnt_q + 4'd1;
+          kstep_d = kstep_q + 4'(NS);
+          win_d   = run_win;
           if (last) begin
             dkey_load = 1'b1;
             fsm_d     = ST_IDLE;
+            if (!SplitRound) begin
+              win_d   = key_q;
+              kstep_d = '0;
+            end
           end
         end
         ST_RUN: begin
@@ -270,10 +310,16 @@ module aes_cipher_core #(
           end else begin
             half_d  = 1'b0;
             cnt_d   = cnt_q + 4'd1;
+            kstep_d = dec_q ? kstep_q - 4'(NS) : kstep_q + 4'(NS);
             win_d   = SplitRound ? win_q : run_win;
             state_d = run_state;
             if (last) begin
               fsm_d = ST_DONE;
+              if (!SplitRound) begin
+                win_d   = key_q;
+                kstep_d = '0;
+                dec_d   = aes_pkg::AES_DIR_ENC;
+              end
             end
           end
         end
@@ -293,9 +339,16 @@ module aes_cipher_core #(
         cnt_d   = '0;
         half_d  = 1'b0;
         dec_d   = DecEnable ? in_dec_i : aes_pkg::AES_DIR_ENC;
-        win_d   = dec_d ? dkey_q : key_q;
-        state_d = in_block_i ^ win_d[255:128];
+        // The initial AddRoundKey uses the key itself, the window register round 1's window.
+        state_d = in_block_i ^ (dec_d ? dkey_q[255:128] : key_q[255:128]);
+        if (SplitRound) begin
+          win_d = dec_d ? dkey_q : key_q;
+        end else begin
+          win_d = (dec_d ? win1_dec : gen_stage[0].kw) & KEY_KEEP;
+        end
         mask_d  = in_mask_i;
+        // Stage 0's step in the first cycle of rounds: round 1's (split), else round 2's.
+        kstep_d = dec_d ? nr - (SplitRound ? 4'd1 : 4'd2) : (SplitRound ? 4'd0 : 4'd1);
       end
     end
 
@@ -306,6 +359,7 @@ module aes_cipher_core #(
         mask_q  <= '0;
         win_q   <= '0;
         cnt_q   <= '0;
+        kstep_q <= '0;
         dec_q   <= 1'b0;
       end else if (clear_i) begin
         fsm_q   <= ST_IDLE;
@@ -313,6 +367,7 @@ module aes_cipher_core #(
         mask_q  <= '0;
         win_q   <= '0;
         cnt_q   <= '0;
+        kstep_q <= '0;
         dec_q   <= 1'b0;
       end else begin
         fsm_q   <= fsm_d;
@@ -320,6 +375,7 @@ module aes_cipher_core #(
         mask_q  <= mask_d;
         win_q   <= win_d;
         cnt_q   <= cnt_d;
+        kstep_q <= kstep_d;
         dec_q   <= dec_d;
       end
     end
