@@ -67,7 +67,9 @@ module aes_cipher_core #(
   ////////////////////
 
   logic [255:0] key_q, key_d;    // cipher key: window 0 of the schedule
-  logic [255:0] dkey_q, dkey_d;  // decryption key: window Nr of the schedule
+  // Decryption key: window Nr of the schedule; in the iterative core when not split, window Nr - 1
+  // in words 0-3 and round key Nr in words 4-7 (the datapath's gen_dwin).
+  logic [255:0] dkey_q, dkey_d;
   logic [1:0]   klen_q, klen_d;
   logic         kvalid_q, kvalid_d, dkvalid_q, dkvalid_d;
   logic [3:0]   nr;
@@ -147,6 +149,34 @@ module aes_cipher_core #(
   // Datapath  //
   ///////////////
 
+  // The iterative datapath's control as tables over {key length, count} (bit 16 * klen_q + cnt_q),
+  // built at elaboration with the five-bit count arithmetic the datapath used before. On ECP5
+  // an adder or comparator on the count is a carry chain: as the select of the 256-bit window
+  // multiplexers it was the deepest input of the core's own logic, and ABC9, mapping for delay,
+  // built each window bit of five- to seven-input functions (PFUMX, L6MUX21) to make up for it
+  // (docs/aes_engine.md, "Window one round ahead").
+  localparam logic [2:0] CTL_EN     = 3'd0;  // stage s runs a round: q <= Nr
+  localparam logic [2:0] CTL_FINAL  = 3'd1;  // its round is the last: q == Nr
+  localparam logic [2:0] CTL_KEN_KG = 3'd2;  // it steps the window in its own round: q - 1 < Nr
+  localparam logic [2:0] CTL_LAST   = 3'd3;  // the cycle is the last: (cnt + 1) * NS >= Nr
+
+  function automatic logic [63:0] ctl_table(logic [4:0] stage, logic [2:0] kind);
+    logic [4:0] c, n, q;
+    ctl_table = '0;
+    for (int i = 0; i < 64; i++) begin
+      c = 5'(i % 16);
+      n = {1'b0, aes_pkg::num_rounds(2'(i / 16))};
+      q = c * 5'(NS) + stage + 5'd1;
+      unique case (kind)
+        CTL_EN:     ctl_table[i] = q <= n;
+        CTL_FINAL:  ctl_table[i] = q == n;
+        CTL_KEN_KG: ctl_table[i] = (q - 5'd1) < n;
+        default:    ctl_table[i] = (c + 5'd1) * 5'(NS) >= n;
+      endcase
+    end
+  endfunction
+
+
   if (!Pipelined) begin : gen_iterative
     typedef enum logic [1:0] {
       ST_IDLE   = 2'd0,
@@ -179,30 +209,50 @@ module aes_cipher_core #(
     // writes window j + 1.
     // A block is taken with round 1's window. While no block runs (IDLE, DONE) the window
     // register holds the cipher key, kstep_q = 0 and dec_q = 0, so stage 0 already computes
-    // window 1 from registers alone, and decryption's window Nr - 1 has its own fixed step off
-    // dkey_q: in_dec_i picks one of the two and never feeds a key step (the CFU drives it
-    // combinationally from the CPU's command).
-    logic [255:0] win1_dec;
+    // window 1 from registers alone. For decryption, ST_KEYGEN leaves dkey_q holding window
+    // Nr - 1 (words 0-3) and round key Nr (words 4-7, where the window's own words 4-7 are, when
+    // it has them, the same words w[4 Nr] ...), so a block takes both from one register:
+    // in_dec_i only picks, and never feeds a key step (the CFU drives it combinationally from
+    // the CPU's command). A fixed backward step off window Nr instead costs a whole expander
+    // (four S-boxes, every key length, both directions: the area figures keep the hierarchy).
+    // Taken for a block, words 4-7 beyond an AES-128 or -192 window hold round key Nr words for
+    // its first cycle: no key step reads them (aes_pkg::key_sub_in, aes_key_expand) and the step
+    // writes them zero; masking them cost about 260 LUT4 on ECP5.
+    // Window Nr - 1 is the window that the stage stepping into window Nr reads.
+    logic [127:0] dwin_new;
 
-    if (DecEnable && !SplitRound) begin : gen_win1_dec
-      aes_key_expand #(
-        .KeyLenMax(KeyLenMax),
-        .DecEnable(1'b1)
-      ) u_key_expand_dec (
-        .key_len_i(klen_q),
-        .bwd_i    (1'b1),
-        .step_i   (nr - 4'd1),
-        .win_i    (dkey_q),
-        .sub_i    (32'h0),
-        .win_o    (win1_dec)
-      );
-    end else begin : gen_no_win1_dec
-      assign win1_dec = '0;
+    if (DecEnable && !SplitRound) begin : gen_dwin
+      if (NS == 1) begin : gen_one
+        assign dwin_new = win_q[255:128];
+      end else begin : gen_sel
+        // Unpacked: Yosys cannot size a packed 2-D net declared inside a generate block.
+        logic [127:0] dwin_opt [NS];
+        for (genvar s = 0; s < NS; s++) begin : gen_opt
+          assign dwin_opt[s] = gen_stage[s].fin ? gen_stage[s].win_in[255:128] : '0;
+        end
+        always_comb begin
+          dwin_new = '0;
+          for (int s = 0; s < NS; s++) begin
+            dwin_new = dwin_new | dwin_opt[s];
+          end
+        end
+      end
+      assign dkey_new = {dwin_new, run_win[255:128]};
+    end else begin : gen_no_dwin
+      logic unused_dwin;
+      assign unused_dwin = ^dwin_new;
+      assign dwin_new    = '0;
+      assign dkey_new    = run_win;
     end
 
+    logic [5:0] ctl_idx;
+    assign ctl_idx = {klen_q, cnt_q};
+
     for (genvar s = 0; s < NS; s++) begin : gen_stage
-      logic [4:0]   q, j;
-      logic         en, ken;
+      localparam logic [63:0] EnTab    = ctl_table(5'(s), CTL_EN);
+      localparam logic [63:0] FinalTab = ctl_table(5'(s), CTL_FINAL);
+      localparam logic [63:0] KenKgTab = ctl_table(5'(s), CTL_KEN_KG);
+      logic         en, fin, ken;
       logic [3:0]   step;
       logic [255:0] win_in, kw, win_out;
       logic [127:0] st_in, rs, st_out, sub;
@@ -217,11 +267,15 @@ module aes_cipher_core #(
         assign win_in     = gen_stage[s - 1].win_out;
       end
 
-      assign q    = 5'(cnt_q) * 5'(NS) + 5'(s + 1);
-      assign en   = q <= {1'b0, nr};
-      assign j    = (SplitRound || fsm_q == ST_KEYGEN) ? q - 5'd1 : q;
-      // No step past window Nr (or below window 0 backward): the window is then left as it is.
-      assign ken  = j < {1'b0, nr};
+      // Stage s runs round q = cnt * NS + s + 1 if q <= Nr (en), the last if q = Nr (fin). Its
+      // expander reads window j (forward numbering): q - 1 when split or in ST_KEYGEN, else q.
+      // ST_KEYGEN (and split) take no step past window Nr: the window is then left as it is, so
+      // its last cycle ends at window Nr whatever the rounds per cycle. A block's rounds, window
+      // one round ahead, step in every stage: every step is below window Nr but in the last
+      // cycle, whose window the restore to the cipher key replaces.
+      assign en   = EnTab[ctl_idx];
+      assign fin  = FinalTab[ctl_idx];
+      assign ken  = (SplitRound || fsm_q == ST_KEYGEN) ? KenKgTab[ctl_idx] : 1'b1;
       assign step = dec_q ? kstep_q - 4'(s) : kstep_q + 4'(s);
 
       aes_key_expand #(
@@ -243,7 +297,7 @@ module aes_cipher_core #(
         .state_i(st_in),
         .rk_i   (win_in[255:128]),
         .dec_i  (dec_q),
-        .final_i(q == {1'b0, nr}),
+        .final_i(fin),
         .sub_i  (mid_q),
         .sub_o  (sub),
         .state_o(rs)
@@ -257,8 +311,8 @@ module aes_cipher_core #(
     assign run_win   = gen_stage[NS - 1].win_out;
     assign run_mid   = gen_stage[0].sub;
 
-    assign last      = (5'(cnt_q) + 5'd1) * 5'(NS) >= {1'b0, nr};
-    assign dkey_new  = run_win;
+    localparam logic [63:0] LastTab = ctl_table(5'd0, CTL_LAST);
+    assign last      = LastTab[ctl_idx];
     assign accept    = in_valid_i & in_ready_o;
 
     always_comb begin
@@ -340,11 +394,11 @@ module aes_cipher_core #(
         half_d  = 1'b0;
         dec_d   = DecEnable ? in_dec_i : aes_pkg::AES_DIR_ENC;
         // The initial AddRoundKey uses the key itself, the window register round 1's window.
-        state_d = in_block_i ^ (dec_d ? dkey_q[255:128] : key_q[255:128]);
+        state_d = in_block_i ^ (dec_d ? (SplitRound ? dkey_q[255:128] : dkey_q[127:0]) : key_q[255:128]);
         if (SplitRound) begin
           win_d = dec_d ? dkey_q : key_q;
         end else begin
-          win_d = (dec_d ? win1_dec : gen_stage[0].kw) & KEY_KEEP;
+          win_d = (dec_d ? dkey_q : gen_stage[0].kw) & KEY_KEEP;
         end
         mask_d  = in_mask_i;
         // Stage 0's step in the first cycle of rounds: round 1's (split), else round 2's.
