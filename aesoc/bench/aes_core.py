@@ -348,19 +348,24 @@ def _placed_md(r: PlaceResult | None) -> list[str]:
     if r is None:
         return ["not placed", "—"]
     if not r.routed:
-        return [DEVICE_NAMES[r.device], "placed, no seed routed" if r.fits else str(r.misfit)]
+        return [DEVICE_NAMES[r.device], ("placed, no seed routed" if r.fits else str(r.misfit)) + _earlier(r)]
     unrouted = dict(r.unrouted)
     routed = [str(s) for s in r.seeds if s not in unrouted]
     seeds = f" (seed{'s' if len(routed) > 1 else ''} {','.join(routed)}{'; ' + r.status if r.status else ''})"
-    return [DEVICE_NAMES[r.device], f"{r.fmax_best:.1f} / {r.fmax_median:.1f}{seeds}"]
+    return [DEVICE_NAMES[r.device], f"{r.fmax_best:.1f} / {r.fmax_median:.1f}{seeds}{_earlier(r)}"]
+
+
+def _earlier(r: PlaceResult) -> str:
+    """A placement of earlier sources or tools says so (the store's fallback, place.placed_fitting)."""
+    return f"; {r.earlier}" if r.earlier else ""
 
 
 def _ice40_md(r: PlaceResult | None) -> str:
     if r is None:
         return "not placed"
     if not r.routed:
-        return f"{DEVICE_NAMES[r.device]}: {'placed, no seed routed' if r.fits else r.misfit}"
-    return f"{DEVICE_NAMES[r.device]}: {r.lut4:,} LC, {r.fmax_best:.1f} MHz"
+        return f"{DEVICE_NAMES[r.device]}: {'placed, no seed routed' if r.fits else r.misfit}{_earlier(r)}"
+    return f"{DEVICE_NAMES[r.device]}: {r.lut4:,} LC, {r.fmax_best:.1f} MHz{_earlier(r)}"
 
 
 BENCHMARK = Benchmark(
