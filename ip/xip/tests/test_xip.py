@@ -18,6 +18,7 @@ from aesoc.soc.sources import ip_sources
 
 TESTS = Path(__file__).resolve().parent
 # The SoC's XIP tag runs and its crossbar's timeout: the integrity tests check every beat within it.
+# The other tests pass TagRun too, so that test_xip[16] shares the integrity tests' model.
 SOC = load_config("full")
 TAG_RUN = SOC.of_block("xip").params["TagRun"]
 XBAR_TIMEOUT = SOC.xbar_params["TimeoutCycles"]
