@@ -121,9 +121,10 @@ def area(block: Block, family: str = "ice40") -> SynthResult:
 
 def ip_blocks(config: SocConfig) -> dict[str, Block]:
     """Every hardware IP of the SoC with `config`'s parameters, for the FPGA figures: the crossbar
-    and each peripheral and CFU instance (a new IP in the configuration joins by itself)."""
+    and each peripheral, CFU and system-control instance (a new IP in the configuration joins by
+    itself)."""
     blocks = {"wb_xbar": soc_blocks(config)["xbar"]}
     for inst in config.instances:
-        if inst.block.role in ("peripheral", "cfu"):
+        if inst.block.role in ("peripheral", "cfu", "sysctrl"):
             blocks[inst.block.module] = _instance(config, inst.name)
     return blocks
