@@ -27,9 +27,10 @@ class Block:
     parameters: tuple[tuple[str, int | str], ...] = ()
     # False: synthesis with -noflatten (see aesoc.fpga.synth), counts summed over the hierarchy.
     flatten: bool = True
+    open_outputs: tuple[str, ...] = ()  # Design.open_outputs
 
     def design(self, name: str) -> Design:
-        return Design(name, self.top, self.sources, self.parameters, self.flatten)
+        return Design(name, self.top, self.sources, self.parameters, self.flatten, self.open_outputs)
 
 
 def flat_synthesis_finishes(config: SocConfig) -> bool:
@@ -126,5 +127,7 @@ def ip_blocks(config: SocConfig) -> dict[str, Block]:
     blocks = {"wb_xbar": soc_blocks(config)["xbar"]}
     for inst in config.instances:
         if inst.block.role in ("peripheral", "cfu", "sysctrl"):
-            blocks[inst.block.module] = _instance(config, inst.name)
+            # Placed and counted as the SoC builds it: without its simulation clock-gating hint.
+            hint = (inst.block.idle,) if inst.block.idle else ()
+            blocks[inst.block.module] = replace(_instance(config, inst.name), open_outputs=hint)
     return blocks

@@ -34,7 +34,7 @@ from aesoc.common.toolchain import ToolError, file_lock, tool_slot, write_atomic
 from aesoc.fpga import area
 from aesoc.fpga.design import Design
 from aesoc.fpga.store import STORE
-from aesoc.fpga.synth import read_commands, run_yosys, tool_version
+from aesoc.fpga.synth import open_commands, read_commands, run_yosys, tool_version
 from aesoc.fpga.workspace import CACHE, FPGA_BUILD
 from aesoc.soc import ipblock
 from aesoc.soc.description import load_config
@@ -126,6 +126,7 @@ def _measure(design: Design) -> Depth:
     netlist = work / "mapped.json"
     script = work / "depth.ys"
     script.write_text("\n".join([*read_commands(design.top, design.sources, dict(design.parameters)),
+                                 *open_commands(design.top, design.open_outputs),
                                  f"synth_ecp5 -top {design.top}", f"write_json {netlist}"]) + "\n")
     started = time.monotonic()
     with tool_slot():

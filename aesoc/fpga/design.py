@@ -51,12 +51,18 @@ class Design:
     sources: tuple[Path, ...]
     parameters: tuple[tuple[str, int | str], ...] = ()
     flatten: bool = True
+    # Outputs the FPGA figures leave unconnected: a block's simulation clock-gating hint (its
+    # manifest's `idle`), which the synthesised SoC never builds (ip/clock_gate passes the clock
+    # through and ignores its enable), so neither the harness nor the depth count times it.
+    open_outputs: tuple[str, ...] = ()
     # Set for a design whose own synthesis does not finish: its largest block, synthesised alone with
     # the hierarchy kept as the design keeps it, whose counts bound the design's (part_bound).
     part: Design | None = None
 
     def digest(self, *extra: str) -> str:
-        h = hashlib.sha256(f"{self.top} {self.flatten} {sorted(self.parameters)} {extra}".encode())
+        # Open outputs join the key only where there are any, so that other designs keep theirs.
+        opened = f" open {sorted(self.open_outputs)}" if self.open_outputs else ""
+        h = hashlib.sha256(f"{self.top} {self.flatten} {sorted(self.parameters)} {extra}{opened}".encode())
         for src in self.sources:
             h.update(src.read_bytes())
         return h.hexdigest()[:16]

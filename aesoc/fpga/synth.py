@@ -106,11 +106,13 @@ def synthesize(
     netlist: Path | None = None,
     json_netlist: Path | None = None,
     timeout_s: float = 3600.0,
+    open_outputs: Sequence[str] = (),
 ) -> SynthResult:
     """Synthesise `top` from SystemVerilog `sources` with `parameters` set, for `family`.
 
     flatten=False keeps the hierarchy (`-noflatten`); counts are then summed over instances.
     `work` is the folder for the script and log (default: next to the netlist, else build/synth).
+    `open_outputs` of `top` are left out (Design.open_outputs).
     With `json_netlist`, the mapped design is written for nextpnr. With `netlist` (iCE40 only),
     it is also written as Verilog for gate-level simulation: flattened, internal names dropped and
     each SB_LUT4 as its truth table (`INIT >> {I3, I2, I1, I0}`), since every netlist wire becomes
@@ -138,7 +140,7 @@ def synthesize(
         work.mkdir(parents=True, exist_ok=True)
         stat_file = work / "stat.json"
         stat_file.unlink(missing_ok=True)
-        lines = synth_commands(top, sources, params, family, flatten, stat_file)
+        lines = synth_commands(top, sources, params, family, flatten, stat_file, open_outputs)
         if json_netlist is not None:
             json_netlist.parent.mkdir(parents=True, exist_ok=True)
             lines.append(f"write_json {json_netlist}")
@@ -155,8 +157,16 @@ def synthesize(
         return classify(top, params, family, cells, time.monotonic() - start)
 
 
+def open_commands(top: str, open_outputs: Sequence[str]) -> list[str]:
+    """Commands that turn `open_outputs` of `top` into plain wires (Design.open_outputs), so that
+    the logic only they need is left out as in the SoC; none where there are none."""
+    if not open_outputs:
+        return []
+    return [f"hierarchy -top {top}", *(f"delete -port {top}/w:{name}" for name in open_outputs)]
+
+
 def synth_commands(top: str, sources: Sequence[Path], parameters: Mapping[str, int | str], family: str,
-                   flatten: bool, stat_file: Path) -> list[str]:
+                   flatten: bool, stat_file: Path, open_outputs: Sequence[str] = ()) -> list[str]:
     """The Yosys commands whose `stat` gives a synthesis's cell counts."""
     # synth_ice40 and synth_ecp5 flatten unless told not to; synth_xilinx keeps the hierarchy
     # unless told to flatten, and has no -noflatten.
@@ -165,6 +175,7 @@ def synth_commands(top: str, sources: Sequence[Path], parameters: Mapping[str, i
     else:
         hierarchy = "" if flatten else " -noflatten"
     return [*read_commands(top, sources, parameters, keep_hierarchy=not flatten),
+            *open_commands(top, open_outputs),
             f"{_SYNTH_CMD[family]} -top {top}{hierarchy}",
             f"tee -q -o {stat_file} stat -json"]
 

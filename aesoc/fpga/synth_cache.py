@@ -27,7 +27,8 @@ def synth(design: Design, family: str) -> SynthResult:
             if result is None:
                 with tool_slot():
                     result = synthesize(design.top, design.sources, dict(design.parameters), family=family,
-                                        flatten=design.flatten, work=workspace.FPGA_BUILD / f"{design.slug}-{family}")
+                                        flatten=design.flatten, work=workspace.FPGA_BUILD / f"{design.slug}-{family}",
+                                        open_outputs=design.open_outputs)
             workspace.CACHE.mkdir(parents=True, exist_ok=True)
             cached.write_text(json.dumps(asdict(result)))
         keep_synthesis(design, cached.name, result)
