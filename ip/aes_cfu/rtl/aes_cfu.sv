@@ -75,11 +75,35 @@ module aes_cfu #(
   assign funct7 = cmd_function_id_i[9:3];
   assign bs     = funct7[1:0];
 
+  // Selects spelled out as cases: an index expression (8*bs, 255 - 64*n) is built as an
+  // adder, a carry chain on ECP5, in series with the operand path.
+  function automatic logic [7:0] byte_at(logic [31:0] w, logic [1:0] n);
+    unique case (n)
+      2'd0:    byte_at = w[7:0];
+      2'd1:    byte_at = w[15:8];
+      2'd2:    byte_at = w[23:16];
+      default: byte_at = w[31:24];
+    endcase
+  endfunction
+
+  // Word n of a block, word 0 first (the most significant).
+  function automatic logic [31:0] word_at(logic [127:0] b, logic [1:0] n);
+    unique case (n)
+      2'd0:    word_at = b[127:96];
+      2'd1:    word_at = b[95:64];
+      2'd2:    word_at = b[63:32];
+      default: word_at = b[31:0];
+    endcase
+  endfunction
+
+  logic [63:0] operand64;  // KEY and BLOCK commands: rs1, rs2 as a big-endian double word
+  assign operand64 = {aes_pkg::bswap(cmd_inputs_0_i), aes_pkg::bswap(cmd_inputs_1_i)};
+
   // ---- Zkne / Zknd round functions (RISC-V scalar crypto, aes32* definitions) ----
   // Operand isolation: the CPU drives its operand bus whether or not it issues a CFU command,
   // so the S-box input is held at zero except during a Zkn op, or the S-boxes would switch
   // with every instruction (measured: docs/aes_interfaces.md, switching activity).
-  assign si     = (cmd_valid_i && !funct3[2]) ? cmd_inputs_1_i[8*bs +: 8] : 8'h00;
+  assign si     = (cmd_valid_i && !funct3[2]) ? byte_at(cmd_inputs_1_i, bs) : 8'h00;
   assign so_fwd = aes_pkg::sbox_fwd(si);
   assign so_inv = aes_pkg::sbox_inv(si);
 
@@ -162,13 +186,20 @@ module aes_cfu #(
           if (funct7[6:2] != '0) err_d = 1'b1;
         end
         F3_KEY: begin
-          key_d[255 - 64*funct7[1:0] -: 64] = {aes_pkg::bswap(cmd_inputs_0_i),
-                                               aes_pkg::bswap(cmd_inputs_1_i)};
+          unique case (funct7[1:0])
+            2'd0:    key_d[255:192] = operand64;
+            2'd1:    key_d[191:128] = operand64;
+            2'd2:    key_d[127:64]  = operand64;
+            default: key_d[63:0]    = operand64;
+          endcase
           if (funct7[6:2] != '0) err_d = 1'b1;
         end
         F3_BLOCK: begin
-          block_d[127 - 64*funct7[0] -: 64] = {aes_pkg::bswap(cmd_inputs_0_i),
-                                               aes_pkg::bswap(cmd_inputs_1_i)};
+          if (funct7[0]) begin
+            block_d[63:0] = operand64;
+          end else begin
+            block_d[127:64] = operand64;
+          end
           if (funct7[1]) start_d = 1'b1;
           if (funct7[6:2] != '0) err_d = 1'b1;
         end
@@ -192,7 +223,7 @@ module aes_cfu #(
         end
         default: begin  // F3_RESULT
           if (result_valid_q) begin
-            rsp_d = aes_pkg::bswap(result_q[127 - 32*funct7[1:0] -: 32]);
+            rsp_d = aes_pkg::bswap(word_at(result_q, funct7[1:0]));
             if (funct7[1:0] == 2'd3) result_valid_d = 1'b0;
           end else begin
             err_d = 1'b1;  // nothing in flight: answer 0 rather than wait forever
