@@ -4,6 +4,7 @@ checked on a hand-built netlist and on a design made deeper on purpose."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -61,9 +62,39 @@ def test_levels_of_a_hand_built_netlist() -> None:
 
 
 def test_unknown_cells_are_an_error() -> None:
-    module = {"ports": {}, "cells": {"m": _cell("MULT18X18D", A=[2], P=[3])}, "netnames": {}}
-    with pytest.raises(ToolError, match="no timing arcs for cell type.*MULT18X18D"):
+    module = {"ports": {}, "cells": {"m": _cell("ALU54B", A0=[2], R0=[3])}, "netnames": {}}
+    with pytest.raises(ToolError, match="no timing arcs for cell type.*ALU54B"):
         depth.deepest("m", "m", module)
+
+
+def test_multiplier_splits_a_path() -> None:
+    # FF -> LUT -> multiplier -> LUT -> LUT -> FF: the multiplier has no delay model, so its
+    # input side (1 level) and output side (2 levels) count as two paths.
+    module = {
+        "ports": {},
+        "cells": {
+            "ff_a": _cell("TRELLIS_FF", CLK=[1], DI=[9], Q=[2]),
+            "lut1": _cell("LUT4", A=[2], B=["0"], C=["0"], D=["0"], Z=[3]),
+            "mul": {"type": "MULT18X18D", "connections": {"A0": [3], "B0": [2], "P0": [4]},
+                    "port_directions": {"A0": "input", "B0": "input", "P0": "output"}},
+            "lut2": _cell("LUT4", A=[4], B=["0"], C=["0"], D=["0"], Z=[5]),
+            "lut3": _cell("LUT4", A=[5], B=[2], C=["0"], D=["0"], Z=[6]),
+            "ff_b": _cell("TRELLIS_FF", CLK=[1], DI=[6], Q=[9]),
+        },
+        "netnames": {},
+    }
+    found = depth.deepest("mul", "mul", module)
+    assert found.levels == 2 and found.start.startswith("MULT18X18D") and found.end.startswith("TRELLIS_FF")
+
+
+def test_open_output_is_not_counted() -> None:
+    """A block's simulation clock-gating hint is left open as the SoC leaves it: the deep logic
+    only it needs is neither counted nor built."""
+    design = Design("depth_hint", "depth_hint", (DATA / "depth_hint.sv",))
+    hinted = depth.depth(design, read_store=False, write_store=False)
+    opened = depth.depth(replace(design, open_outputs=("hint_o",)), read_store=False, write_store=False)
+    assert hinted.end == "output hint_o" and hinted.levels >= 3
+    assert opened.levels <= 1 and opened.end != "output hint_o"
 
 
 def test_a_deeper_design_counts_more_levels() -> None:

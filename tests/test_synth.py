@@ -80,6 +80,16 @@ def test_counter_counts_per_family(tmp_path: Path) -> None:
                                         "q_o": ("output", 12)}
 
 
+def test_harness_leaves_open_outputs_unconnected(tmp_path: Path) -> None:
+    design = _design(tmp_path, "counter", COUNTER, "counter")
+    ports = {"clk_i": ("input", 1), "en_i": ("input", 1), "q_o": ("output", 12), "idle_o": ("output", 1)}
+    text, in_bits, out_bits = fpga_harness.harness_verilog(dataclasses.replace(design, open_outputs=("idle_o",)), ports)
+    assert ".idle_o()" in text and (in_bits, out_bits) == (1, 12)
+    assert design.digest() != dataclasses.replace(design, open_outputs=("idle_o",)).digest()
+    with pytest.raises(ToolError, match="no output busy_o to leave open"):
+        fpga_harness.harness_verilog(dataclasses.replace(design, open_outputs=("busy_o",)), ports)
+
+
 def test_synthesis_is_cached_by_source(tmp_path: Path) -> None:
     design = _design(tmp_path, "counter", COUNTER, "counter")
     first = synth_cache.synth(design, "ice40")
