@@ -247,7 +247,9 @@ class _Graph:
         """A register by its source line (the netlist's src attribute), else its cell name."""
         src = str(cell.get("attributes", {}).get("src", ""))
         ours = [s for s in src.split("|") if "/share/" not in s]
-        where = re.sub(r"^.*?/(ip|build)/", r"\1/", ours[0]).rsplit(".", 1)[0] if ours else cname
+        # Our sources by their path in the checkout; others (the CPU's, from its package) by name.
+        where = (re.sub(r"^.*?/(ip|build)/", r"\1/", ours[0]) if re.search(r"/(ip|build)/", ours[0])
+                 else Path(ours[0]).name).rsplit(".", 1)[0] if ours else cname
         return f"{cell['type']} {where}"
 
 
