@@ -8,7 +8,8 @@ PFUMX/L6MUX21 that builds a 5- to 7-input function, and the carry chain from one
 next. A level maps to a clock through the placed designs (docs/fpga.md gives ns per level).
 
 Paths start at flip-flops, block-RAM outputs and the block's inputs, and end at flip-flop and
-block-RAM inputs and the block's outputs (aesoc.fpga.harness's port harness registers every port).
+block-RAM inputs and the block's outputs (aesoc.fpga.harness's port harness registers every port
+but the design's open outputs, which are made plain wires before synthesis here too).
 The cell delays reported beside the levels are those of the pinned Yosys's own ECP5 cell models
 (`specify` blocks of share/lattice/*.vh); routing is not in them.
 
