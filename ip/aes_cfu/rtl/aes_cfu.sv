@@ -75,26 +75,13 @@ module aes_cfu #(
   assign funct7 = cmd_function_id_i[9:3];
   assign bs     = funct7[1:0];
 
-  // Selects spelled out as cases: an index expression (8*bs, 255 - 64*n) is built as an
-  // adder, a carry chain on ECP5, in series with the operand path.
-  function automatic logic [7:0] byte_at(logic [31:0] w, logic [1:0] n);
-    unique case (n)
-      2'd0:    byte_at = w[7:0];
-      2'd1:    byte_at = w[15:8];
-      2'd2:    byte_at = w[23:16];
-      default: byte_at = w[31:24];
-    endcase
-  endfunction
-
-  // Word n of a block, word 0 first (the most significant).
-  function automatic logic [31:0] word_at(logic [127:0] b, logic [1:0] n);
-    unique case (n)
-      2'd0:    word_at = b[127:96];
-      2'd1:    word_at = b[95:64];
-      2'd2:    word_at = b[63:32];
-      default: word_at = b[31:0];
-    endcase
-  endfunction
+  // Selects by funct7 without index arithmetic: an index such as 255 - 64*n is built as an
+  // adder, a carry chain on ECP5, in series with the operand path; a shift by a concatenation
+  // of select bits is a multiplexer.
+  logic [7:0]  operand_byte;  // byte bs of rs2
+  logic [31:0] result_word;   // word funct7[1:0] of the result, word 0 the most significant
+  assign operand_byte = 8'(cmd_inputs_1_i >> {bs, 3'd0});
+  assign result_word  = 32'(result_q >> {~funct7[1:0], 5'd0});
 
   logic [63:0] operand64;  // KEY and BLOCK commands: rs1, rs2 as a big-endian double word
   assign operand64 = {aes_pkg::bswap(cmd_inputs_0_i), aes_pkg::bswap(cmd_inputs_1_i)};
@@ -103,7 +90,7 @@ module aes_cfu #(
   // Operand isolation: the CPU drives its operand bus whether or not it issues a CFU command,
   // so the S-box input is held at zero except during a Zkn op, or the S-boxes would switch
   // with every instruction (measured: docs/aes_interfaces.md, switching activity).
-  assign si     = (cmd_valid_i && !funct3[2]) ? byte_at(cmd_inputs_1_i, bs) : 8'h00;
+  assign si     = (cmd_valid_i && !funct3[2]) ? operand_byte : 8'h00;
   assign so_fwd = aes_pkg::sbox_fwd(si);
   assign so_inv = aes_pkg::sbox_inv(si);
 
@@ -223,7 +210,7 @@ module aes_cfu #(
         end
         default: begin  // F3_RESULT
           if (result_valid_q) begin
-            rsp_d = aes_pkg::bswap(word_at(result_q, funct7[1:0]));
+            rsp_d = aes_pkg::bswap(result_word);
             if (funct7[1:0] == 2'd3) result_valid_d = 1'b0;
           end else begin
             err_d = 1'b1;  // nothing in flight: answer 0 rather than wait forever
