@@ -248,10 +248,12 @@ class _Graph:
         """A register by its source line (the netlist's src attribute), else its cell name."""
         src = str(cell.get("attributes", {}).get("src", ""))
         ours = [s for s in src.split("|") if "/share/" not in s]
+        if not ours:
+            return f"{cell['type']} {cname}"
         # Our sources by their path in the checkout; others (the CPU's, from its package) by name.
-        where = (re.sub(r"^.*?/(ip|build)/", r"\1/", ours[0]) if re.search(r"/(ip|build)/", ours[0])
-                 else Path(ours[0]).name).rsplit(".", 1)[0] if ours else cname
-        return f"{cell['type']} {where}"
+        in_checkout = re.search(r"/((?:ip|build)/.*)$", ours[0])
+        where = in_checkout.group(1) if in_checkout else Path(ours[0]).name
+        return f"{cell['type']} {where.rsplit('.', 1)[0]}"
 
 
 def _bit_names(module: Mapping[str, Any]) -> dict[int, str]:
