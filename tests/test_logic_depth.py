@@ -25,7 +25,7 @@ def test_block_within_its_ceiling(design: Design) -> None:
     found = depth.depth(design, write_store=False)
     assert found.levels <= limit, (
         f"{design.name}: {found.levels} LUT levels, ceiling {limit}: {found.start} -> {found.end} {found.cells} "
-        "(a deeper path costs about 1.3 ns a level on ECP5, docs/fpga.md)")
+        "(a deeper path costs about 1.4 ns a level on ECP5, docs/fpga.md)")
 
 
 def _cell(kind: str, **conns: list[Any]) -> dict[str, Any]:
