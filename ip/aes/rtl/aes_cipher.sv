@@ -13,7 +13,8 @@ module aes_cipher #(
   parameter int unsigned RoundsPerCycle = 1,     // 1, 2, 3 or 5; 0: full unroll
   parameter bit          Pipelined      = 1'b0,  // 1: register every round (full unroll only)
   parameter bit          DecEnable      = 1'b1,  // 0: encryption only
-  parameter int unsigned KeyLenMax      = 256    // 128: AES-128 only; 256: AES-128/192/256
+  parameter int unsigned KeyLenMax      = 256,   // 128: AES-128 only; 256: AES-128/192/256
+  parameter int unsigned SBoxImpl       = 0      // S-boxes: 0 tower field, 1 tables
 ) (
   input  wire logic         clk_i,
   input  wire logic         rst_ni,
@@ -36,7 +37,8 @@ module aes_cipher #(
     .RoundsPerCycle (RoundsPerCycle),
     .Pipelined      (Pipelined),
     .DecEnable      (DecEnable),
-    .KeyLenMax      (KeyLenMax)
+    .KeyLenMax      (KeyLenMax),
+    .SBoxImpl       (SBoxImpl)
   ) u_core (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),

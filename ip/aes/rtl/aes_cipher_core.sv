@@ -32,7 +32,10 @@ module aes_cipher_core #(
   parameter bit          Pipelined      = 1'b0,  // 1: register every round (full unroll only)
   parameter bit          DecEnable      = 1'b1,  // 0: encryption only
   parameter int unsigned KeyLenMax      = 256,   // 128: AES-128 only; 256: AES-128/192/256
-  parameter bit          SplitRound     = 1'b0   // 1: two cycles per round (RoundsPerCycle = 1)
+  parameter bit          SplitRound     = 1'b0,  // 1: two cycles per round (RoundsPerCycle = 1)
+  // Every S-box (rounds and key steps, aes_sbox_sel): 0 tower field, the smallest on iCE40; 1
+  // tables, about half the LUT levels on ECP5 (docs/aes_engine.md, "S-box implementation")
+  parameter int unsigned SBoxImpl       = 0
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -280,7 +283,8 @@ module aes_cipher_core #(
 
       aes_key_expand #(
         .KeyLenMax(KeyLenMax),
-        .DecEnable(DecEnable)
+        .DecEnable(DecEnable),
+        .SBoxImpl (SBoxImpl)
       ) u_key_expand (
         .key_len_i(klen_q),
         .bwd_i    (dec_q),
@@ -292,7 +296,8 @@ module aes_cipher_core #(
 
       aes_round #(
         .DecEnable(DecEnable),
-        .Split    (SplitRound)
+        .Split    (SplitRound),
+        .SBoxImpl (SBoxImpl)
       ) u_round (
         .state_i(st_in),
         .rk_i   (win_in[255:128]),
@@ -502,7 +507,8 @@ module aes_cipher_core #(
 
       aes_key_expand #(
         .KeyLenMax(KeyLenMax),
-        .DecEnable(DecEnable)
+        .DecEnable(DecEnable),
+        .SBoxImpl (SBoxImpl)
       ) u_key_expand (
         .key_len_i(klen_q),
         .bwd_i    (bwd),
@@ -514,7 +520,8 @@ module aes_cipher_core #(
 
       logic [127:0] unused_sub;
       aes_round #(
-        .DecEnable(DecEnable)
+        .DecEnable(DecEnable),
+        .SBoxImpl (SBoxImpl)
       ) u_round (
         .state_i(st_q[i]),
         .rk_i   (kw[255:128]),

@@ -40,8 +40,9 @@ module aes_engine #(
   // 128: aes_cipher_core (the round datapath above); 32: aes_cipher_col, one column per cycle
   // (RoundsPerCycle and Pipelined then unused)
   parameter int unsigned Datapath       = 128,
-  // Datapath 32: its S-boxes, 0 tower field, 1 tables (aes_sbox_sel), 2 block RAM ROMs
-  // (aes_sbox_rom, datapath and key step)
+  // S-boxes: 0 tower field, 1 tables (aes_sbox_sel; Datapath 128: the rounds' and the key
+  // steps'); Datapath 32 also 2, block RAM ROMs (aes_sbox_rom, datapath and key step). The
+  // masked datapath has S-boxes of its own and ignores this
   parameter int unsigned SBoxImpl       = 0,
   // GCM's GHASH bits per cycle (aes_ghash: 1..128, 128 / GhashBits cycles per multiply);
   // 0 builds GCM out (mode GCM then raises err_o)
@@ -686,7 +687,8 @@ module aes_engine #(
       .Pipelined     (Pipelined),
       .DecEnable     (DecEnable),
       .KeyLenMax     (KeyLenMax),
-      .SplitRound    (SplitRound)
+      .SplitRound    (SplitRound),
+      .SBoxImpl      (SBoxImpl)
     ) u_cipher_core (
       .clk_i,
       .rst_ni,
@@ -718,7 +720,8 @@ module aes_engine #(
   if (!(RoundsPerCycle == 0 || RoundsPerCycle == 1 || RoundsPerCycle == 2 ||
         RoundsPerCycle == 3 || RoundsPerCycle == 5) || (Pipelined && RoundsPerCycle != 0) ||
       !(KeyLenMax == 128 || KeyLenMax == 256) || !(Datapath == 128 || Datapath == 32) ||
-      SBoxImpl > 2 || (GhashBits > 128) || ((GhashBits & (GhashBits - 1)) != 0) ||
+      SBoxImpl > 2 || (SBoxImpl == 2 && Datapath != 32) ||
+      (GhashBits > 128) || ((GhashBits & (GhashBits - 1)) != 0) ||
       Modes == 0 || Modes > 7 || !(CtrBits == 32 || CtrBits == 64 || CtrBits == 128) ||
       Masking > 2 || (Masking != 0 && (Datapath != 128 || RoundsPerCycle != 1 || Pipelined)) ||
       (SplitRound && (Datapath != 128 || RoundsPerCycle != 1 || Pipelined || Masking != 0)))

@@ -13,7 +13,8 @@
 module aes_key_expand #(
   parameter int unsigned KeyLenMax = 256,  // 128: AES-128 only, 256: AES-128/192/256
   parameter bit          DecEnable = 1'b1, // 0: forward steps only, bwd_i is ignored
-  parameter bit          ExtSbox   = 1'b0  // 1: SubWord(key_sub_in(...)) comes in on sub_i
+  parameter bit          ExtSbox   = 1'b0, // 1: SubWord(key_sub_in(...)) comes in on sub_i
+  parameter int unsigned SBoxImpl  = 0     // its four S-boxes (aes_sbox_sel): 0 tower field, 1 tables
 ) (
   input  logic [1:0]   key_len_i,
   input  logic         bwd_i,   // 1: backward step
@@ -46,7 +47,8 @@ module aes_key_expand #(
     logic unused_sub_i;
     assign unused_sub_i = ^sub_i;
     for (genvar b = 0; b < 4; b++) begin : gen_byte
-      aes_sbox #(
+      aes_sbox_sel #(
+        .Impl     (SBoxImpl),
         .DecEnable(1'b0)
       ) u_sbox (
         .data_i(sub_in[8 * b +: 8]),

@@ -30,7 +30,9 @@ module aes_periph #(
   parameter int unsigned GhashBits      = 16,  // GCM's GHASH bits per cycle; 0: no GCM
   // aes_engine's Masking: 0 off, 1 first-order masked (needs RoundsPerCycle 1, Pipelined 0),
   // 2 the same with its PRNG forced off (leakage-assessment control only)
-  parameter int unsigned Masking        = 0
+  parameter int unsigned Masking        = 0,
+  // aes_engine's S-boxes: 0 tower field (smallest on iCE40), 1 tables (fewest LUT levels on ECP5)
+  parameter int unsigned SBoxImpl       = 0
 ) (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,
@@ -300,7 +302,8 @@ module aes_periph #(
     .DecEnable      (DecEnable),
     .KeyLenMax      (KeyLenMax),
     .GhashBits      (GhashBits),
-    .Masking        (Masking)
+    .Masking        (Masking),
+    .SBoxImpl       (SBoxImpl)
   ) u_engine (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),

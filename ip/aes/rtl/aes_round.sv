@@ -14,8 +14,9 @@
 // SplitRound): sub_o is (Inv)ShiftRows and (Inv)SubBytes of state_i, and state_o is the rest of
 // the round applied to sub_i (the caller's register of sub_o), not to state_i.
 module aes_round #(
-  parameter bit DecEnable = 1'b1,  // 0: encryption rounds only, dec_i is ignored
-  parameter bit Split     = 1'b0   // 1: state_o is computed from sub_i
+  parameter bit          DecEnable = 1'b1,  // 0: encryption rounds only, dec_i is ignored
+  parameter bit          Split     = 1'b0,  // 1: state_o is computed from sub_i
+  parameter int unsigned SBoxImpl  = 0      // aes_sbox_sel: 0 tower field, 1 tables
 ) (
   input  logic [127:0] state_i,
   input  logic [127:0] rk_i,
@@ -44,7 +45,8 @@ module aes_round #(
   end
 
   for (genvar b = 0; b < 16; b++) begin : gen_sbox
-    aes_sbox #(
+    aes_sbox_sel #(
+      .Impl     (SBoxImpl),
       .DecEnable(DecEnable)
     ) u_sbox (
       .data_i(shifted[8 * b +: 8]),

@@ -24,7 +24,9 @@
 module aes_cfu #(
   parameter int unsigned RoundsPerCycle = 1,
   // 0: round instructions only (no AES engine); coarse ops then answer 0 and set err.
-  parameter bit          CoarseOps      = 1'b1
+  parameter bit          CoarseOps      = 1'b1,
+  // S-boxes (round ops and engine, aes_sbox_sel): 0 tower field, 1 tables
+  parameter int unsigned SBoxImpl       = 0
 ) (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,
@@ -66,6 +68,10 @@ module aes_cfu #(
 
   logic         accept, wait_result, cfg_we;
   logic         eng_key_we, eng_iv_we, eng_clear, eng_in_ready, eng_out_valid, eng_key_ready;
+  // The engine's strobes, a cycle after their command: registers, so that the engine's inputs
+  // start at flip-flops instead of behind the decode of the CPU's command (on ECP5 the two were
+  // in series, the block's deepest path: docs/fpga.md, "Logic depth").
+  logic         eng_key_we_q, eng_iv_we_q, eng_clear_q, eng_pending;
   logic         eng_busy, eng_err;
   logic         eng_idle;  // the engine (or its stand-in) cannot change state by itself
   logic [127:0] eng_out, eng_iv_unused, eng_tag_unused;
@@ -91,8 +97,24 @@ module aes_cfu #(
   // so the S-box input is held at zero except during a Zkn op, or the S-boxes would switch
   // with every instruction (measured: docs/aes_interfaces.md, switching activity).
   assign si     = (cmd_valid_i && !funct3[2]) ? operand_byte : 8'h00;
-  assign so_fwd = aes_pkg::sbox_fwd(si);
-  assign so_inv = aes_pkg::sbox_inv(si);
+  // Two S-boxes, not one with a direction select: on ECP5 two tables take fewer LUT4 and half
+  // the levels of one table for both directions (docs/aes_engine.md, "S-box implementation").
+  aes_sbox_sel #(
+    .Impl     (SBoxImpl),
+    .DecEnable(1'b0)
+  ) u_sbox_fwd (
+    .data_i(si),
+    .inv_i (1'b0),
+    .data_o(so_fwd)
+  );
+  aes_sbox_sel #(
+    .Impl     (SBoxImpl),
+    .DecEnable(1'b1)
+  ) u_sbox_inv (
+    .data_i(si),
+    .inv_i (1'b1),
+    .data_o(so_inv)
+  );
 
   function automatic logic [7:0] gmul(logic [7:0] b, logic [3:0] k);
     logic [7:0] acc, p;
@@ -139,6 +161,8 @@ module aes_cfu #(
   assign eng_key_we = cfg_we;
   assign eng_iv_we  = accept && (funct3 == F3_CTRL) && (funct7 == CTRL_IV);
   assign eng_clear  = accept && (funct3 == F3_CTRL) && (funct7 == CTRL_CLEAR);
+  // A strobe not yet taken: STATUS answers busy, and no key ready while a key load or clear waits.
+  assign eng_pending = eng_key_we_q || eng_iv_we_q || eng_clear_q;
   assign mode_d = cfg_we ? cmd_inputs_0_i[1:0] : mode_q;
   assign dir_d  = cfg_we ? cmd_inputs_0_i[2]   : dir_q;
   assign klen_d = cfg_we ? cmd_inputs_0_i[4:3] : klen_q;
@@ -202,8 +226,8 @@ module aes_cfu #(
               inflight_d     = 1'b0;
               err_d          = 1'b0;
             end
-            CTRL_STATUS: rsp_d = {28'd0, err_q, eng_busy | inflight_q | start_q, result_valid_q,
-                                  eng_key_ready};
+            CTRL_STATUS: rsp_d = {28'd0, err_q, eng_busy | inflight_q | start_q | eng_pending,
+                                  result_valid_q, eng_key_ready & ~(eng_key_we_q | eng_clear_q)};
             CTRL_START:  start_d = 1'b1;
             default:     err_d = 1'b1;
           endcase
@@ -235,6 +259,9 @@ module aes_cfu #(
       err_q          <= 1'b0;
       rsp_valid_q    <= 1'b0;
       rsp_q          <= '0;
+      eng_key_we_q   <= 1'b0;
+      eng_iv_we_q    <= 1'b0;
+      eng_clear_q    <= 1'b0;
     end else begin
       key_q          <= key_d;
       block_q        <= block_d;
@@ -248,6 +275,9 @@ module aes_cfu #(
       err_q          <= err_d;
       rsp_valid_q    <= rsp_valid_d;
       rsp_q          <= rsp_d;
+      eng_key_we_q   <= eng_key_we;
+      eng_iv_we_q    <= eng_iv_we;
+      eng_clear_q    <= eng_clear;
     end
   end
 
@@ -264,22 +294,23 @@ module aes_cfu #(
     .RoundsPerCycle (RoundsPerCycle),
     .Pipelined      (1'b0),
     .DecEnable      (1'b1),
-    .KeyLenMax      (256)
+    .KeyLenMax      (256),
+    .SBoxImpl       (SBoxImpl)
   ) u_engine (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
-    // The _d values, so that CONFIG's key load sees the key length it sets.
-    .mode_i      (mode_d),
-    .dir_i       (dir_d),
-    .key_len_i   (klen_d),
+    // The configuration CONFIG set, in the cycle its key load reaches the engine.
+    .mode_i      (mode_q),
+    .dir_i       (dir_q),
+    .key_len_i   (klen_q),
     .ctr_width_i (aes_pkg::AES_CTR_128),
     .key_i       (key_q),
-    .key_we_i    (eng_key_we),
+    .key_we_i    (eng_key_we_q),
     .key_ready_o (eng_key_ready),
     .iv_i        (block_q),
-    .iv_we_i     (eng_iv_we),
+    .iv_we_i     (eng_iv_we_q),
     .iv_o        (eng_iv_unused),
-    .clear_i     (eng_clear),
+    .clear_i     (eng_clear_q),
     .in_valid_i  (start_q),
     .in_ready_o  (eng_in_ready),
     .in_data_i   (block_q),
@@ -304,7 +335,7 @@ module aes_cfu #(
   // busy_o covers key expansion after CONFIG, a block in the core and a result held there;
   // start_q offers a block (taken, or err raised); inflight_q waits for eng_out_valid. With
   // none of them and no key/IV/clear strobe (all need accept) the engine holds every register.
-  assign eng_idle = !eng_busy && !start_q && !inflight_q;
+  assign eng_idle = !eng_busy && !start_q && !inflight_q && !eng_pending;
   end else begin : gen_no_engine
     // Every coarse op is refused: err is raised the first time one is accepted.
     logic coarse_q;

@@ -1,4 +1,5 @@
-"""pytest entry: the AES CFU's cocotb tests for each engine RoundsPerCycle used in SoC configs."""
+"""pytest entry: the AES CFU's cocotb tests with the full SoC's parameters (table S-boxes) and, round
+ops only, with the tower-field S-boxes."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ SOURCES = list(block("aes_cfu").rtl)  # the manifest, ip/aes_cfu/ip.toml
 
 def test_aes_cfu() -> None:
     run_cocotb(toplevel="aes_cfu", sources=SOURCES, test_module="cocotb_aes_cfu", test_dir=HERE,
-               parameters={"RoundsPerCycle": 1, "CoarseOps": 1}, extra_env={"AES_CFU_COARSE": "1"})
+               parameters={"RoundsPerCycle": 1, "CoarseOps": 1, "SBoxImpl": 1}, extra_env={"AES_CFU_COARSE": "1"})
 
 
 ROUND_OPS_TESTS = ["zkn_round_ops_match_spec", "zkn_ops_back_to_back", "coarse_ops_refused_without_engine"]

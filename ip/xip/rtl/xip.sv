@@ -16,7 +16,8 @@ module xip #(
   parameter int unsigned KsRoundsPerCycle = 1,                 // keystream AES core
   parameter bit          Integrity        = 1'b1,              // per-line AES-CMAC checks
   parameter int unsigned VerifiedLines    = 4,                 // verified-line buffer (0: none)
-  parameter int unsigned TagRun           = 2                  // SEPARATE: tags per run of a linear stream
+  parameter int unsigned TagRun           = 2,                 // SEPARATE: tags per run of a linear stream
+  parameter int unsigned SBoxImpl         = 0                  // AES S-boxes: 0 tower field, 1 tables
 ) (
   input  wire logic         clk_i,
   input  wire logic         rst_ni,
@@ -105,7 +106,8 @@ module xip #(
     .KsRoundsPerCycle (KsRoundsPerCycle),
     .Integrity        (Integrity),
     .VerifiedLines    (VerifiedLines),
-    .TagRun           (TagRun)
+    .TagRun           (TagRun),
+    .SBoxImpl         (SBoxImpl)
   ) u_periph (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),

@@ -15,6 +15,7 @@ module xip_axi #(
   parameter bit          Integrity        = 1'b1,              // per-line AES-CMAC checks
   parameter int unsigned VerifiedLines    = 4,                 // verified-line buffer (0: none)
   parameter int unsigned TagRun           = 2,                 // SEPARATE: tags per run of a linear stream
+  parameter int unsigned SBoxImpl         = 0,                 // AES S-boxes: 0 tower field, 1 tables
   parameter int unsigned MaxWait          = 512,   // bound of a held register access, 0: none (as the shells)
   parameter int unsigned IdWidth          = 4      // AxID width of the window slave
 ) (
@@ -194,7 +195,8 @@ module xip_axi #(
     .KsRoundsPerCycle (KsRoundsPerCycle),
     .Integrity        (Integrity),
     .VerifiedLines    (VerifiedLines),
-    .TagRun           (TagRun)
+    .TagRun           (TagRun),
+    .SBoxImpl         (SBoxImpl)
   ) u_periph (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),

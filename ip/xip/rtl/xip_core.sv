@@ -34,7 +34,8 @@ module xip_core #(
   parameter int unsigned KsRoundsPerCycle = 1,
   parameter bit          Integrity        = 1'b1,              // line integrity (xip_integ)
   parameter int unsigned VerifiedLines    = 4,                 // verified-line buffer (0: none)
-  parameter int unsigned TagRun           = 2                  // SEPARATE tags per run (xip_integ)
+  parameter int unsigned TagRun           = 2,                 // SEPARATE tags per run (xip_integ)
+  parameter int unsigned SBoxImpl         = 0                  // AES S-boxes (aes_cipher)
 ) (
   input  wire logic                               clk_i,
   input  wire logic                               rst_ni,
@@ -271,7 +272,8 @@ module xip_core #(
 
   xip_otfad #(
     .BlkW           (AW - 2),
-    .RoundsPerCycle (KsRoundsPerCycle)
+    .RoundsPerCycle (KsRoundsPerCycle),
+    .SBoxImpl       (SBoxImpl)
   ) u_otfad (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
@@ -304,7 +306,8 @@ module xip_core #(
   if (Integrity) begin : gen_integ
     xip_integ #(
       .FlashBytes (FlashBytes),
-      .TagRun     (TagRun)
+      .TagRun     (TagRun),
+      .SBoxImpl   (SBoxImpl)
     ) u_integ (
       .clk_i            (clk_i),
       .rst_ni           (rst_ni),

@@ -32,7 +32,8 @@
 // missing or a bad layout) makes reads inside it end in ERR at once (fault_o).
 module xip_integ #(
   parameter int unsigned FlashBytes = 16 * 1024 * 1024,
-  parameter int unsigned TagRun     = 2   // SEPARATE: tags per tag transaction of a linear stream (2..8)
+  parameter int unsigned TagRun     = 2,  // SEPARATE: tags per tag transaction of a linear stream (2..8)
+  parameter int unsigned SBoxImpl   = 0   // its S-boxes (aes_cipher): 0 tower field, 1 tables
 ) (
   input  wire logic                              clk_i,
   input  wire logic                              rst_ni,
@@ -388,7 +389,8 @@ module xip_integ #(
     .RoundsPerCycle (1),
     .Pipelined      (1'b0),
     .DecEnable      (1'b0),
-    .KeyLenMax      (128)
+    .KeyLenMax      (128),
+    .SBoxImpl       (SBoxImpl)
   ) u_aes (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),

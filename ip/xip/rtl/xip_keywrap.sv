@@ -22,7 +22,8 @@
 // plaintext on data_o; then every register that saw key material (A, R and the AES core) is
 // zeroised.
 module xip_keywrap #(
-  parameter int unsigned Blocks = 8   // 64-bit plaintext blocks (RFC 3394 n, 2..10)
+  parameter int unsigned Blocks   = 8,  // 64-bit plaintext blocks (RFC 3394 n, 2..10)
+  parameter int unsigned SBoxImpl = 0   // its S-boxes (aes_cipher): 0 tower field, 1 tables
 ) (
   input  wire logic                      clk_i,
   input  wire logic                      rst_ni,
@@ -144,7 +145,8 @@ module xip_keywrap #(
     .RoundsPerCycle (1),
     .Pipelined      (1'b0),
     .DecEnable      (1'b1),
-    .KeyLenMax      (128)
+    .KeyLenMax      (128),
+    .SBoxImpl       (SBoxImpl)
   ) u_aes (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),

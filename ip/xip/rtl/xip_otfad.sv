@@ -22,7 +22,8 @@
 // Keys arrive only from the key-unwrap engine (key_we_i) and are never readable.
 module xip_otfad #(
   parameter int unsigned BlkW           = 20,  // block address bits: flash bytes / 16
-  parameter int unsigned RoundsPerCycle = 1    // AES rounds per clock of the keystream core
+  parameter int unsigned RoundsPerCycle = 1,   // AES rounds per clock of the keystream core
+  parameter int unsigned SBoxImpl       = 0    // its S-boxes (aes_cipher): 0 tower field, 1 tables
 ) (
   input  wire logic             clk_i,
   input  wire logic             rst_ni,
@@ -131,7 +132,8 @@ module xip_otfad #(
     .RoundsPerCycle (RoundsPerCycle),
     .Pipelined      (1'b0),
     .DecEnable      (1'b0),
-    .KeyLenMax      (128)
+    .KeyLenMax      (128),
+    .SBoxImpl       (SBoxImpl)
   ) u_aes (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
