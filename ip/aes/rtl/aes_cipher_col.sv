@@ -23,8 +23,8 @@
 module aes_cipher_col #(
   parameter bit          DecEnable = 1'b1,  // 0: encryption only
   parameter int unsigned KeyLenMax = 256,   // 128: AES-128 only; 256: AES-128/192/256
-  // S-boxes: 0, 1 as aes_sbox_sel (datapath; the key step uses aes_sbox); 2 all eight as block
-  // RAM ROMs (aes_sbox_rom), read one cycle ahead (see "ROM S-boxes" below)
+  // S-boxes: 0, 1 as aes_sbox_sel (datapath; the key step keeps the tower field); 2 all eight
+  // as block RAM ROMs (aes_sbox_rom), read one cycle ahead (see "ROM S-boxes" below)
   parameter int unsigned SBoxImpl  = 0
 ) (
   input  logic         clk_i,

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// AES S-box for one byte with a choice of implementation, for the compact cores.
+// AES S-box for one byte with a choice of implementation (a datapath's SBoxImpl).
 
 `default_nettype none
 
-// Impl 0: aes_sbox, the tower-field inverter shared by both directions (as the round datapath).
+// Impl 0: aes_sbox, the tower-field inverter shared by both directions.
 // Impl 1: tables, forward and inverse, 256 entries each, built at elaboration by
 //         aes_pkg::sbox_table and left to synthesis as a lookup (a ROM read, or logic where no
 //         ROM fits).
-// docs/aes_engine.md compares the two per FPGA family: the engine is smaller with the tower
-// field on iCE40 and on ECP5, so 0 stays the default.
+// docs/aes_engine.md compares the two per FPGA family: the tower field is smaller on iCE40, the
+// tables about half as deep on ECP5; 0 stays the default.
 module aes_sbox_sel #(
   parameter int unsigned Impl      = 0,
   parameter bit          DecEnable = 1'b1  // 0: forward S-box only, inv_i is ignored
