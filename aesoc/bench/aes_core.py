@@ -65,6 +65,8 @@ def _describe(params: dict[str, int]) -> str:
             parts = ["full unroll, pipelined" if params.get("Pipelined") else "full unroll"]
         else:
             parts = [f"{rpc} round{'s' if rpc > 1 else ''}/cycle"]
+        if params.get("SBoxImpl"):
+            parts.append(SBOX_IMPL[params["SBoxImpl"]])
     if params.get("SplitRound"):
         parts = ["1 round per 2 cycles (register inside the round)"]
     if params.get("Masking"):
