@@ -213,6 +213,7 @@ module aes_cipher_col #(
     .step_i   (step),
     .win_i    (kin),
     .sub_i    (ksub),
+    .sel_i    (6'h0),
     .win_o    (kw)
   );
 

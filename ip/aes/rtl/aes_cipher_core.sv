@@ -196,6 +196,12 @@ module aes_cipher_core #(
     // select; stage s takes step kstep_q + s (forward) or kstep_q - s (backward).
     logic [3:0]   kstep_q, kstep_d;
     logic         dec_q, dec_d;
+    // Stage 0's SubWord word, one-hot (aes_pkg::key_sub_sel of klen_q, dec_q, kstep_q), a register
+    // so that the choice is made a cycle ahead and only an AND-OR precedes the key step's S-boxes.
+    // Held with the bit of w3 inverted (KSEL_FLIP): the choice after reset and clear is w3, and
+    // the register is zero then, like every other.
+    localparam logic [5:0] KSEL_FLIP = 6'(1) << aes_pkg::KEY_SUB_V3;
+    logic [5:0]   ksel_q, ksel_d;
     logic         last, accept;
     // SplitRound: the first half's result and which half runs (0: SubBytes, 1: the rest).
     logic [127:0] mid_q, mid_d, run_mid;
@@ -284,13 +290,15 @@ module aes_cipher_core #(
       aes_key_expand #(
         .KeyLenMax(KeyLenMax),
         .DecEnable(DecEnable),
-        .SBoxImpl (SBoxImpl)
+        .SBoxImpl (SBoxImpl),
+        .SelIn    (s == 0)
       ) u_key_expand (
         .key_len_i(klen_q),
         .bwd_i    (dec_q),
         .step_i   (step),
         .win_i    (win_in),
         .sub_i    (32'h0),
+        .sel_i    (s == 0 ? ksel_q ^ KSEL_FLIP : 6'h0),
         .win_o    (kw)
       );
 
@@ -411,6 +419,8 @@ module aes_cipher_core #(
       end
     end
 
+    assign ksel_d = aes_pkg::key_sub_sel(klen_d, dec_d, kstep_d) ^ KSEL_FLIP;
+
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         fsm_q   <= ST_IDLE;
@@ -420,6 +430,7 @@ module aes_cipher_core #(
         cnt_q   <= '0;
         kstep_q <= '0;
         dec_q   <= 1'b0;
+        ksel_q  <= '0;
       end else if (clear_i) begin
         fsm_q   <= ST_IDLE;
         state_q <= '0;
@@ -428,6 +439,7 @@ module aes_cipher_core #(
         cnt_q   <= '0;
         kstep_q <= '0;
         dec_q   <= 1'b0;
+        ksel_q  <= '0;
       end else begin
         fsm_q   <= fsm_d;
         state_q <= state_d;
@@ -436,6 +448,7 @@ module aes_cipher_core #(
         cnt_q   <= cnt_d;
         kstep_q <= kstep_d;
         dec_q   <= dec_d;
+        ksel_q  <= ksel_d;
       end
     end
 
@@ -515,6 +528,7 @@ module aes_cipher_core #(
         .step_i   (step),
         .win_i    (win_in),
         .sub_i    (32'h0),
+        .sel_i    (6'h0),
         .win_o    (kw)
       );
 

@@ -14,13 +14,16 @@ module aes_key_expand #(
   parameter int unsigned KeyLenMax = 256,  // 128: AES-128 only, 256: AES-128/192/256
   parameter bit          DecEnable = 1'b1, // 0: forward steps only, bwd_i is ignored
   parameter bit          ExtSbox   = 1'b0, // 1: SubWord(key_sub_in(...)) comes in on sub_i
-  parameter int unsigned SBoxImpl  = 0     // its four S-boxes (aes_sbox_sel): 0 tower field, 1 tables
+  parameter int unsigned SBoxImpl  = 0,    // its four S-boxes (aes_sbox_sel): 0 tower field, 1 tables
+  parameter bit          SelIn     = 1'b0  // 1: the SubWord word's choice comes in on sel_i
 ) (
   input  logic [1:0]   key_len_i,
   input  logic         bwd_i,   // 1: backward step
   input  logic [3:0]   step_i,
   input  logic [255:0] win_i,
   input  logic [31:0]  sub_i,   // ExtSbox: SubWord of this step's word; else unused
+  // SelIn: aes_pkg::key_sub_sel(key_len_i, bwd_i, step_i), from the caller's register; else unused
+  input  logic [5:0]   sel_i,
   output logic [255:0] win_o
 );
   logic [1:0]  key_len, rot_pos;
@@ -37,7 +40,13 @@ module aes_key_expand #(
 
   // The one word that goes through SubWord in this step: through four S-boxes here, or through
   // the caller's (ExtSbox: a core whose S-boxes are ROMs, read one cycle ahead) as sub_i.
-  assign sub_in = aes_pkg::key_sub_in(key_len, bwd, step_i, v0, v1, v2, v3, v5, v7);
+  if (SelIn) begin : gen_sel_in
+    assign sub_in = aes_pkg::key_sub_pick(sel_i, v0, v1, v2, v3, v5, v7);
+  end else begin : gen_sel
+    logic unused_sel_i;
+    assign unused_sel_i = ^sel_i;
+    assign sub_in       = aes_pkg::key_sub_in(key_len, bwd, step_i, v0, v1, v2, v3, v5, v7);
+  end
 
   if (ExtSbox) begin : gen_ext_sbox
     logic unused_sub_in;

@@ -154,6 +154,7 @@ module aes_masked_core #(
     .step_i   (step),
     .win_i    (win0_q),
     .sub_i    (ksub0),
+    .sel_i    (6'h0),
     .win_o    (kw0)
   );
 
@@ -167,6 +168,7 @@ module aes_masked_core #(
     .step_i   (step),
     .win_i    (win1_q),
     .sub_i    (ksub1_adj),
+    .sel_i    (6'h0),
     .win_o    (kw1)
   );
 

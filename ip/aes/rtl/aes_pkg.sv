@@ -171,20 +171,42 @@ package aes_pkg;
 
   // The one word of a key window that goes through SubWord in step `step` (forward, or backward
   // with bwd), from the window's words w0, w1, w2, w3, w5, w7 (the others never do).
-  function automatic logic [31:0] key_sub_in(logic [1:0] key_len, logic bwd, logic [3:0] step,
-                                             logic [31:0] v0, logic [31:0] v1, logic [31:0] v2,
-                                             logic [31:0] v3, logic [31:0] v5, logic [31:0] v7);
+  // key_sub_in as a choice made ahead: key_sub_sel names the word one-hot (KEY_SUB_*), from the
+  // step's control alone, so a core may register it; key_sub_pick takes the named word.
+  localparam int unsigned KEY_SUB_V3      = 0;  // w3 (AES-128 forward, AES-192/256 backward)
+  localparam int unsigned KEY_SUB_V015    = 1;  // w0 ^ w1 ^ w5 (AES-192 forward, third word)
+  localparam int unsigned KEY_SUB_V1      = 2;  // w1 (AES-192 backward)
+  localparam int unsigned KEY_SUB_V5      = 3;  // w5 (AES-192 forward)
+  localparam int unsigned KEY_SUB_V7      = 4;  // w7 (AES-256 forward)
+  localparam int unsigned KEY_SUB_V32     = 5;  // w3 ^ w2 (AES-128 backward)
+  function automatic logic [5:0] key_sub_sel(logic [1:0] key_len, logic bwd, logic [3:0] step);
+    int unsigned pick;
     unique case (key_len)
       AES_KEY_192: begin
         if (key_rot_pos(key_len, step) == KEY_ROT_W2) begin
-          key_sub_in = bwd ? v3 : (v0 ^ v1 ^ v5);
+          pick = bwd ? KEY_SUB_V3 : KEY_SUB_V015;
         end else begin
-          key_sub_in = bwd ? v1 : v5;
+          pick = bwd ? KEY_SUB_V1 : KEY_SUB_V5;
         end
       end
-      AES_KEY_256: key_sub_in = bwd ? v3 : v7;
-      default:     key_sub_in = bwd ? (v3 ^ v2) : v3;
+      AES_KEY_256: pick = bwd ? KEY_SUB_V3 : KEY_SUB_V7;
+      default:     pick = bwd ? KEY_SUB_V32 : KEY_SUB_V3;
     endcase
+    key_sub_sel = 6'(1) << pick;
+  endfunction
+
+  function automatic logic [31:0] key_sub_pick(logic [5:0] sel, logic [31:0] v0, logic [31:0] v1,
+                                               logic [31:0] v2, logic [31:0] v3, logic [31:0] v5,
+                                               logic [31:0] v7);
+    key_sub_pick = ({32{sel[KEY_SUB_V3]}} & v3) | ({32{sel[KEY_SUB_V015]}} & (v0 ^ v1 ^ v5)) |
+                   ({32{sel[KEY_SUB_V1]}} & v1) | ({32{sel[KEY_SUB_V5]}} & v5) |
+                   ({32{sel[KEY_SUB_V7]}} & v7) | ({32{sel[KEY_SUB_V32]}} & (v3 ^ v2));
+  endfunction
+
+  function automatic logic [31:0] key_sub_in(logic [1:0] key_len, logic bwd, logic [3:0] step,
+                                             logic [31:0] v0, logic [31:0] v1, logic [31:0] v2,
+                                             logic [31:0] v3, logic [31:0] v5, logic [31:0] v7);
+    key_sub_in = key_sub_pick(key_sub_sel(key_len, bwd, step), v0, v1, v2, v3, v5, v7);
   endfunction
 
   function automatic logic [7:0] key_rcon(logic [1:0] key_len, logic [3:0] step);
