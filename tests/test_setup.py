@@ -97,6 +97,7 @@ def test_two_fresh_clones_set_up_together_each_run_their_own_aesoc(tmp_path: Pat
         for clone, out in zip(clones, outputs):
             assert "installing Python packages" in out, out
             assert "building Verilator" not in out, f"{clone} built Verilator again:\n{out}"
+            assert "uv could not install" not in out, f"{clone}: uv failed, pip's fallback ran:\n{out}"
             assert not re.search(r"Traceback|OSError|[Ee]rror:", out), out
             # From outside the checkout, so that its folder is not on sys.path.
             found = _in_env(clone / ".venv", "command -v aesoc\naesoc --help >/dev/null\n"
