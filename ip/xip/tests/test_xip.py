@@ -40,18 +40,24 @@ def sources() -> list[Path]:
     ]
 
 
+# The other sizes' model: a FlexSPI-sized 4 KB buffer and a 2-line verified-line buffer (each of
+# them changes nothing the other's tests look at), one model build instead of two.
+OTHER_SIZES = {"PrefetchWords": 1024, "VerifiedLines": 2}
+
+
 @pytest.mark.parametrize("prefetch_words,testcases", [
     (16, None),
-    # A FlexSPI-sized 4 KB buffer: the tests whose behaviour depends on the buffer size.
-    (1024, ["prefetch", "random_reads", "bandwidth", "zero_added_cycles"]),
+    # The tests whose behaviour depends on the buffer size.
+    (OTHER_SIZES["PrefetchWords"], ["prefetch", "random_reads", "bandwidth", "zero_added_cycles"]),
 ])
 def test_xip(prefetch_words: int, testcases: list[str] | None) -> None:
+    others = OTHER_SIZES if prefetch_words == OTHER_SIZES["PrefetchWords"] else {}
     run_cocotb(
         toplevel="tb_xip",
         sources=sources(),
         test_module="cocotb_xip",
         test_dir=TESTS,
-        parameters={"PrefetchWords": prefetch_words, "TagRun": TAG_RUN},
+        parameters={"PrefetchWords": prefetch_words, "TagRun": TAG_RUN, **others},
         build_args=["--timescale", "1ns/1ps", "--assert", "-DASSERT_ON"],
         defines=ipblock.block("xip").test_define_values,
         extra_env={"XIP_PREFETCH_WORDS": str(prefetch_words)},
@@ -59,19 +65,20 @@ def test_xip(prefetch_words: int, testcases: list[str] | None) -> None:
     )
 
 
-@pytest.mark.parametrize("verified_lines", [4, 2])
+@pytest.mark.parametrize("verified_lines", [4, OTHER_SIZES["VerifiedLines"]])
 def test_xip_integrity(verified_lines: int) -> None:
     """Line integrity (CTX.CTRL.INTEG): cocotb_xip_integ.py; the whole set with the default
-    verified-line buffer, its own test with another size."""
+    verified-line buffer, its own test with another size (on the other sizes' model)."""
+    sizes = {"PrefetchWords": 16, "VerifiedLines": 4} if verified_lines == 4 else OTHER_SIZES
     run_cocotb(
         toplevel="tb_xip",
         sources=sources(),
         test_module="cocotb_xip_integ",
         test_dir=TESTS,
-        parameters={"PrefetchWords": 16, "VerifiedLines": verified_lines, "TagRun": TAG_RUN},
+        parameters={**sizes, "TagRun": TAG_RUN},
         build_args=["--timescale", "1ns/1ps", "--assert", "-DASSERT_ON"],
         defines=ipblock.block("xip").test_define_values,
-        extra_env={"XIP_PREFETCH_WORDS": "16", "XIP_VERIFIED_LINES": str(verified_lines),
+        extra_env={"XIP_PREFETCH_WORDS": str(sizes["PrefetchWords"]), "XIP_VERIFIED_LINES": str(verified_lines),
                    "XIP_TAG_RUN": str(TAG_RUN), "XBAR_TIMEOUT": str(XBAR_TIMEOUT)},
         testcase=None if verified_lines == 4 else ["integ_verified_lines"],
     )
