@@ -31,7 +31,7 @@ CONFIG = "full"
 CFLAGS = ("-O2", "-DSWC_AES_TTABLE")  # T-tables: 4 KB of lookups in the flash's .rodata
 LIBS = ("crypto",)
 MAX_CYCLES = 5_000_000
-# A boot that stops at an unwrap: configuration, up to four ~600-cycle unwraps, a record and a
+# A boot that stops at an unwrap: configuration, up to four ~1,070-cycle unwraps, a record and a
 # message on the console; the self test itself takes ~360 000 cycles.
 BOOT_FAILURE_CYCLES = 20_000
 

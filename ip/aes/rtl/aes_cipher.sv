@@ -7,13 +7,16 @@
 // left-aligned (key byte 0 in bits [255:248]). Load a key with key_we_i (ignored while busy_o),
 // wait for key_ready_o, then stream blocks; clear_i zeroises every register in one cycle.
 // Timing is aes_cipher_core's (ip/aes/README.md): latency and cycles per block
-// 1 + ceil(Nr / RoundsPerCycle) for the iterative datapath. Callers depend on this interface,
+// 1 + ceil(Nr / RoundsPerCycle) for the iterative datapath, 1 + 2 * Nr with SplitRound (a
+// register inside the round: about two thirds of the logic depth, for a caller whose rate does not
+// matter, such as a key unwrap). Callers depend on this interface,
 // never on aes_cipher_core's ports, which may change with the datapath.
 module aes_cipher #(
   parameter int unsigned RoundsPerCycle = 1,     // 1, 2, 3 or 5; 0: full unroll
   parameter bit          Pipelined      = 1'b0,  // 1: register every round (full unroll only)
   parameter bit          DecEnable      = 1'b1,  // 0: encryption only
   parameter int unsigned KeyLenMax      = 256,   // 128: AES-128 only; 256: AES-128/192/256
+  parameter bit          SplitRound     = 1'b0,  // 1: two cycles per round (RoundsPerCycle = 1)
   parameter int unsigned SBoxImpl       = 0      // S-boxes: 0 tower field, 1 tables
 ) (
   input  wire logic         clk_i,
@@ -38,6 +41,7 @@ module aes_cipher #(
     .Pipelined      (Pipelined),
     .DecEnable      (DecEnable),
     .KeyLenMax      (KeyLenMax),
+    .SplitRound     (SplitRound),
     .SBoxImpl       (SBoxImpl)
   ) u_core (
     .clk_i       (clk_i),

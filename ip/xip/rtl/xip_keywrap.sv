@@ -16,9 +16,11 @@
 // where it started. No multiplexer picks Ri: the only logic per step is the XOR of t into A.
 //
 // 6n decryptions on a decrypt-capable AES-128 core (its own instance: the keystream core is
-// encrypt-only and never waits for an unwrap). Time per unwrap with RoundsPerCycle = 1: one key
-// load, ten cycles of decryption-key derivation, then 6n x 12 cycles (n = 8, a context
-// description: about 590 cycles). done_o pulses for one cycle with ok_o and, only if ok, the
+// encrypt-only and never waits for an unwrap). The core splits each round in two cycles: as one
+// cycle, its encrypt-and-decrypt round was the controller's deepest path (15 ECP5 LUT levels with
+// tower-field S-boxes, 12 split), and an unwrap runs only when a context's key is loaded. Time
+// per unwrap: one key load, ten cycles of decryption-key derivation, then 6n x 22 cycles (n = 8,
+// a context description: about 1,070 cycles). done_o pulses for one cycle with ok_o and, only if ok, the
 // plaintext on data_o; then every register that saw key material (A, R and the AES core) is
 // zeroised.
 module xip_keywrap #(
@@ -146,6 +148,7 @@ module xip_keywrap #(
     .Pipelined      (1'b0),
     .DecEnable      (1'b1),
     .KeyLenMax      (128),
+    .SplitRound     (1'b1),
     .SBoxImpl       (SBoxImpl)
   ) u_aes (
     .clk_i       (clk_i),

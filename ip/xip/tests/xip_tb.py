@@ -21,6 +21,8 @@ from aesoc.soc.regs import regmap  # noqa: E402
 from aesoc.xip.image import ContextFields, FLAG_ENABLE, FLAG_LOCK, TABLE_ENTRY, ctr_crypt, region_iv  # noqa: E402
 
 CLOCK_NS = 10
+# An unwrap takes about 1,070 cycles (rtl/xip_keywrap.sv); a status read takes one.
+UNWRAP_POLLS = 4000
 _MAP = regmap("xip")
 _CMD = _MAP.enums["xip_read_cmd_e"]
 CMD_READ, CMD_FAST, CMD_QOUT, CMD_QIO = _CMD["READ"], _CMD["FAST"], _CMD["QOUT"], _CMD["QIO"]
@@ -181,7 +183,7 @@ class XipTb:
         for i in range(TABLE_ENTRY // 4):
             await self.reg_write(f"KEYBLOB[{i}]", int.from_bytes(blob[4 * i:4 * i + 4], "little"))
         await self.reg_write("UNWRAP", field("UNWRAP.ctx", ctx) | field("UNWRAP.go", 1))
-        for _ in range(1000):
+        for _ in range(UNWRAP_POLLS):
             status = await self.reg_read("OTFAD_STATUS")
             if not get_field("OTFAD_STATUS.busy", status):
                 return status
