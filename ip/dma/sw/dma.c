@@ -12,7 +12,6 @@
 #define FIELD(value, name) (((uint32_t)(value) << DMA_REGS__##name##_bp) & DMA_REGS__##name##_bm)
 #define GET(value, name) (((uint32_t)(value) & DMA_REGS__##name##_bm) >> DMA_REGS__##name##_bp)
 
-_Static_assert(sizeof(((dma_regs_t *)0)->CH) / CH_STRIDE == DMA_NUM_CHANNELS, "channel count");
 _Static_assert(sizeof(dma_desc_t) == 16, "descriptor layout");
 
 #define DMA_ID 0x444D4143u /* 'DMAC' */

@@ -46,14 +46,19 @@
 #include "dma_enums.h"
 #include "dma_regs.h"
 
-#define DMA_NUM_CHANNELS 4u
 /* One channel's registers: an element of the regfile array CH of dma.rdl. */
 typedef __typeof__(((dma_regs_t *)0)->CH[0]) dma_chan_regs_t;
+/* Channels, positions and the length field as the register map (dma.rdl) has them. */
+#define DMA_NUM_CHANNELS ((unsigned)(sizeof(((dma_regs_t *)0)->CH) / sizeof(dma_chan_regs_t)))
 #define DMA_CH(c) (1u << (c))           /* channel mask bit for dma_start / dma_abort */
-#define DMA_IRQ_DONE(c) (1u << (c))     /* bits of dma_irq_ack() */
-#define DMA_IRQ_ERR(c) (1u << (8u + (c)))
+#define DMA_IRQ_DONE(c) (1u << (DMA_REGS__IRQ_STATUS__DONE0_bp + (c))) /* bits of dma_irq_ack() */
+#define DMA_IRQ_ERR(c) (1u << (DMA_REGS__IRQ_STATUS__ERR0_bp + (c)))
+_Static_assert(DMA_REGS__IRQ_STATUS__DONE3_bp == DMA_REGS__IRQ_STATUS__DONE0_bp + 3 &&
+                   DMA_REGS__IRQ_STATUS__ERR3_bp == DMA_REGS__IRQ_STATUS__ERR0_bp + 3,
+               "IRQ_STATUS bits are contiguous per channel");
 #define DMA_REQ_NONE (-1)               /* no request line: the side runs freely */
-#define DMA_MAX_LEN 0xFFFFFCu           /* bytes per transfer or descriptor */
+/* Bytes per transfer or descriptor: the LEN field's largest multiple of 4. */
+#define DMA_MAX_LEN ((uint32_t)DMA_REGS__DMA_CHAN__LEN__LEN_bm & ~3u)
 #define DMA_WAIT_BOUND 1000000u         /* default poll bound of dma_wait */
 
 typedef enum {
@@ -158,7 +163,8 @@ static inline void dma_set_transfer_fast(const dma_t *dma, unsigned ch, uint32_t
 /* Starts the channels of ch_mask (bits DMA_CH(c)) without checks or clearing interrupt bits. */
 _Static_assert(DMA_REGS__CMD__START3_bp == DMA_REGS__CMD__START0_bp + 3, "CMD.START bits are contiguous");
 static inline void dma_start_fast(const dma_t *dma, uint32_t ch_mask) {
-  *(volatile uint32_t *)(dma->base + offsetof(dma_regs_t, CMD)) = (ch_mask & 0xFu) << DMA_REGS__CMD__START0_bp;
+  *(volatile uint32_t *)(dma->base + offsetof(dma_regs_t, CMD)) =
+      (ch_mask & ((1u << DMA_NUM_CHANNELS) - 1u)) << DMA_REGS__CMD__START0_bp;
 }
 
 #endif /* DMA_H */
