@@ -142,8 +142,9 @@ def run_cocotb(
     args = ["-Wall", "--x-assign", "unique", "--x-initial", "unique", *TEST_MODEL_ARGS, *build_args]
     # A build that its stamp shows current is used as it is, without waiting for the machine-wide
     # lock (held for minutes by other builds).
+    # Keys sorted: the same parameters given in another order are the same model (build_dir_for).
     wanted = json.dumps([toplevel, [str(s) for s in sources], params, dict(defines or {}), args, TEST_MODEL_OPT,
-                         verilator_version()], default=str)
+                         verilator_version()], default=str, sort_keys=True)
 
     # build_once calls this only when the stamp differs (sources, parameters, flags), so from a
     # clean folder: a new TEST_MODEL_OPT alone reaches only make, which would keep every object.
