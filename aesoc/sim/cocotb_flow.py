@@ -49,6 +49,12 @@ TEST_MODEL_OPT = "-Og"
 TEST_MODEL_ARGS = ("-fno-inline",)
 
 
+def model_make_vars() -> list[str]:
+    """The make variables of Verilator's generated Makefile that set TEST_MODEL_OPT for the model
+    and the runtime alike (read when called: tests change it)."""
+    return [f"{var}={TEST_MODEL_OPT}" for var in ("OPT_FAST", "OPT_SLOW", "OPT_GLOBAL")]
+
+
 def _runner() -> Any:
     """cocotb's Verilator runner, its make run given TEST_MODEL_OPT for the model and the
     Verilator runtime alike."""
@@ -57,7 +63,7 @@ def _runner() -> Any:
     class _Runner(Verilator):  # type: ignore[misc]
         def _build_command(self) -> list[list[str]]:
             *verilate, make = super()._build_command()
-            return [*verilate, [*make, *(f"{var}={TEST_MODEL_OPT}" for var in ("OPT_FAST", "OPT_SLOW", "OPT_GLOBAL"))]]
+            return [*verilate, [*make, *model_make_vars()]]
 
     return _Runner()
 
