@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from aesoc.common.toolchain import LOGS, REPO
+from aesoc.common.toolchain import LOGS, REPO, ToolError
 from aesoc.sim import cocotb_flow
 from aesoc.sim.cocotb_flow import TEST_MODEL_ARGS, build_dir_for, run_cocotb
 
@@ -60,3 +60,17 @@ def test_parameters_spelled_at_their_defaults_share_a_model() -> None:
     xip = [REPO / "ip" / "xip" / "tests" / "tb_xip.sv"]
     assert build_dir_for("tb_xip", {"ModelBytes": 1024 * 1024, "VerifiedLines": 4}, sources=xip).name == \
         f"ModelBytes{1024 * 1024}"
+
+
+def test_tests_reach_the_toplevel_registers_and_named_signals_only() -> None:
+    """A block-test model makes public the toplevel's signals, every register and the signals the
+    test names (run_cocotb's `public`), and leaves the rest to Verilator (cocotb_flow.public_config):
+    the cocotb side reads each of the first with its value and finds no other."""
+    data = REPO / "tests" / "data"
+    run_cocotb(toplevel="public_top", sources=[data / "public_top.sv", data / "public_sub.sv"],
+               test_module="cocotb_public", test_dir=data, public=["public_sub:named"])
+
+
+def test_a_public_signal_is_named_with_its_module() -> None:
+    with pytest.raises(ToolError, match="module:signal"):
+        cocotb_flow.public_config("public_top", ["named"])

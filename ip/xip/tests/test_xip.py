@@ -30,6 +30,12 @@ SECRET_SIGNALS = {"otp_kek_i", "kek_i", "key_q", "key_i", "key_o", "kw_key", "ae
 SECRET_SCOPES = {"u_aes"}
 
 
+# What the cocotb tests read or set below the test bench besides registers (run_cocotb's
+# `public`): the sequencer and keystream signals the zero-added-cycles watcher samples, the flash
+# model's dummy cycles and error count.
+PUBLIC = ("xip_core:seq_start", "xip_seq:rise", "xip_otfad:ks_ok_o", "qspi_flash:dummy_qio", "qspi_flash:err_count")
+
+
 def sources() -> list[Path]:
     # The XIP controller's and the flash model's RTL from their manifests (ip/*/ip.toml).
     return [
@@ -62,6 +68,7 @@ def test_xip(prefetch_words: int, testcases: list[str] | None) -> None:
         defines=ipblock.block("xip").test_define_values,
         extra_env={"XIP_PREFETCH_WORDS": str(prefetch_words)},
         testcase=testcases,
+        public=PUBLIC,
     )
 
 
@@ -81,6 +88,7 @@ def test_xip_integrity(verified_lines: int) -> None:
         extra_env={"XIP_PREFETCH_WORDS": str(sizes["PrefetchWords"]), "XIP_VERIFIED_LINES": str(verified_lines),
                    "XIP_TAG_RUN": str(TAG_RUN), "XBAR_TIMEOUT": str(XBAR_TIMEOUT)},
         testcase=None if verified_lines == 4 else ["integ_verified_lines"],
+        public=PUBLIC,
     )
 
 

@@ -16,6 +16,8 @@ from aesoc.soc.lint import lint_alt_top
 from aesoc.soc.sources import alt_top_sources
 
 TESTS = Path(__file__).resolve().parent
+# Read by the tests below the test bench besides registers (run_cocotb's `public`).
+PUBLIC = ("qspi_flash:err_count",)
 
 
 def sources() -> list[Path]:
@@ -33,6 +35,7 @@ def test_xip_axi() -> None:
         build_args=["--timescale", "1ns/1ps", "--assert", "-DASSERT_ON"],
         defines=ipblock.block("xip").test_define_values,
         extra_env={"XIP_PREFETCH_WORDS": "16"},
+        public=PUBLIC,
     )
 
 
