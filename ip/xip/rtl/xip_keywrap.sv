@@ -20,9 +20,12 @@
 // cycle, its encrypt-and-decrypt round was the controller's deepest path (15 ECP5 LUT levels with
 // tower-field S-boxes, 12 split), and an unwrap runs only when a context's key is loaded. Time
 // per unwrap: one key load, ten cycles of decryption-key derivation, then 6n x 22 cycles (n = 8,
-// a context description: about 1,070 cycles). done_o pulses for one cycle with ok_o and, only if ok, the
-// plaintext on data_o; then every register that saw key material (A, R and the AES core) is
-// zeroised.
+// a context description: about 1,070 cycles). check_o and then done_o pulse for one cycle each,
+// both with ok_o and, only if ok, the plaintext on data_o: the cycle of check_o lets the user
+// register its checks of the plaintext, so that nothing deeper than a register's fan-out lies
+// between this core's registers and the writes done_o makes. ok_o is a register too, set from
+// the last decryption's output. Then every register that saw key material (A, R and the AES
+// core) is zeroised.
 module xip_keywrap #(
   parameter int unsigned Blocks   = 8,  // 64-bit plaintext blocks (RFC 3394 n, 2..10)
   parameter int unsigned SBoxImpl = 0   // its S-boxes (aes_cipher): 0 tower field, 1 tables
@@ -35,6 +38,7 @@ module xip_keywrap #(
   input  wire logic                      start_i,  // ignored while busy_o
   input  wire logic [64*(Blocks+1)-1:0]  blob_i,
   output logic                           busy_o,
+  output logic                           check_o,
   output logic                           done_o,
   output logic                           ok_o,
   /* verilator tracing_off */
@@ -54,7 +58,8 @@ module xip_keywrap #(
     ST_ISSUE = 3'd2,
     ST_WAIT  = 3'd3,
     ST_DONE  = 3'd4,
-    ST_CLEAR = 3'd5
+    ST_CLEAR = 3'd5,
+    ST_CHECK = 3'd6
   } state_e;
 
   state_e       state_q, state_d;
@@ -63,6 +68,7 @@ module xip_keywrap #(
   logic [RW-1:0] r_q, r_d;    // R1 on top; the step's Ri is r_q[63:0]
   /* verilator tracing_on */
   logic [SW-1:0] s_q, s_d;    // steps left after this one: t = s_q + 1
+  logic         ok_q, ok_d;   // A == IV after the last step
   logic [63:0]  t;
 
   logic         aes_clear, aes_key_we, aes_key_ready, aes_in_valid, aes_in_ready;
@@ -79,9 +85,11 @@ module xip_keywrap #(
     a_d          = a_q;
     r_d          = r_q;
     s_d          = s_q;
+    ok_d         = ok_q;
     aes_clear    = 1'b0;
     aes_key_we   = 1'b0;
     aes_in_valid = 1'b0;
+    check_o      = 1'b0;
     done_o       = 1'b0;
     unique case (state_q)
       ST_IDLE: begin
@@ -109,8 +117,13 @@ module xip_keywrap #(
           a_d     = aes_out[127:64];
           r_d     = {aes_out[63:0], r_q[RW-1:64]};
           s_d     = s_q - 1'b1;
-          state_d = (s_q == '0) ? ST_DONE : ST_ISSUE;
+          ok_d    = aes_out[127:64] == IV;
+          state_d = (s_q == '0) ? ST_CHECK : ST_ISSUE;
         end
+      end
+      ST_CHECK: begin
+        check_o = 1'b1;
+        state_d = ST_DONE;
       end
       ST_DONE: begin
         done_o  = 1'b1;
@@ -120,6 +133,7 @@ module xip_keywrap #(
         aes_clear = 1'b1;
         a_d       = '0;
         r_d       = '0;
+        ok_d      = 1'b0;
         state_d   = ST_IDLE;
       end
       default: begin
@@ -134,11 +148,13 @@ module xip_keywrap #(
       a_q     <= '0;
       r_q     <= '0;
       s_q     <= '0;
+      ok_q    <= 1'b0;
     end else begin
       state_q <= state_d;
       a_q     <= a_d;
       r_q     <= r_d;
       s_q     <= s_d;
+      ok_q    <= ok_d;
     end
   end
 
@@ -170,7 +186,7 @@ module xip_keywrap #(
   /* verilator tracing_on */
 
   assign busy_o = state_q != ST_IDLE;
-  assign ok_o   = (state_q == ST_DONE) && (a_q == IV);
+  assign ok_o   = (state_q == ST_CHECK || state_q == ST_DONE) && ok_q;
   assign data_o = ok_o ? r_q : '0;
 
   // Simulation clock gating: ST_IDLE without start_i holds A, R, the step count and gives the AES core

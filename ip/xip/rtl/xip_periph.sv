@@ -91,7 +91,7 @@ module xip_periph #(
   logic [31:0]  hits_q, waits_q, misses_q;
 
   // Unwrap of a context description (docs/xip.md): P1..P8, byte 0 of P1 on top.
-  logic         kw_start, kw_busy, kw_done, kw_ok;
+  logic         kw_start, kw_busy, kw_check, kw_done, kw_ok;
   /* verilator tracing_off */
   logic [511:0] kw_data;
   logic [127:0] d_key, d_mac;
@@ -99,6 +99,7 @@ module xip_periph #(
   logic [63:0]  d_nonce;
   logic [31:0]  d_start, d_end, d_flags, d_version, d_tagbase, d_slot;
   logic         d_slot_ok, d_version_ok, d_policy_ok, arm;
+  logic         slot_ok_q, version_ok_q, arm_ok_q;  // the checks, taken in the unwrap's check cycle
   logic [575:0] blob;
   logic [1:0]   kw_ctx_q;
   logic         lock_err_set;
@@ -154,10 +155,10 @@ module xip_periph #(
   assign hwif_in.WAITS.count.next                = waits_q;
   assign hwif_in.MISSES.count.next               = misses_q;
   assign hwif_in.OTFAD_STATUS.busy.next          = kw_busy | unwrap_go;
-  assign hwif_in.OTFAD_STATUS.unwrap_err.hwset   = kw_done & ~(kw_ok & d_slot_ok);
+  assign hwif_in.OTFAD_STATUS.unwrap_err.hwset   = kw_done & ~(kw_ok & slot_ok_q);
   assign hwif_in.OTFAD_STATUS.lock_err.hwset     = lock_err_set;
-  assign hwif_in.OTFAD_STATUS.version_err.hwset  = kw_done & kw_ok & d_slot_ok & ~d_version_ok;
-  assign hwif_in.OTFAD_STATUS.policy_err.hwset   = kw_done & kw_ok & d_slot_ok & d_version_ok & ~d_policy_ok;
+  assign hwif_in.OTFAD_STATUS.version_err.hwset  = kw_done & kw_ok & slot_ok_q & ~version_ok_q;
+  assign hwif_in.OTFAD_STATUS.policy_err.hwset   = kw_done & kw_ok & slot_ok_q & version_ok_q & ~arm_ok_q;
   assign hwif_in.POLICY.integ_req.next           = otp_integ_req_i;
   assign hwif_in.MIN_VERSION.data.next           = min_d;  // a raise reads back at once
   assign hwif_in.OTFAD_STATUS.key_valid.next     = key_valid;
@@ -296,6 +297,7 @@ module xip_periph #(
     .start_i (kw_start),
     .blob_i  (blob),
     .busy_o  (kw_busy),
+    .check_o (kw_check),
     .done_o  (kw_done),
     .ok_o    (kw_ok),
     .data_o  (kw_data),
@@ -304,12 +306,26 @@ module xip_periph #(
 
   // The description, big-endian words after the two keys and the nonce (all zero unless ok).
   assign {d_key, d_mac, d_nonce, d_start, d_end, d_flags, d_version, d_tagbase, d_slot} = kw_data;
-  // A blob is bound to its slot; the checks below only read registered values (kw_done is the
-  // unwrap engine's ST_DONE state), so they add no path from the bus.
+  // A blob is bound to its slot. The checks are registered in the unwrap's check cycle, the cycle
+  // before kw_done: arm writes every field of a context, its key and MAC key, so it leaves a
+  // register through an AND (the comparators and the unwrap's own ok had been the XIP
+  // controller's worst placed paths).
   assign d_slot_ok    = d_slot == {30'b0, kw_ctx_q};
   assign d_version_ok = d_version >= min_q;
   assign d_policy_ok  = ~otp_integ_req_i | (d_flags[0] & d_flags[2]);
-  assign arm          = kw_done & kw_ok & d_slot_ok & d_version_ok & d_policy_ok;
+  assign arm          = kw_done & arm_ok_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      slot_ok_q    <= 1'b0;
+      version_ok_q <= 1'b0;
+      arm_ok_q     <= 1'b0;
+    end else if (kw_check) begin
+      slot_ok_q    <= d_slot_ok;
+      version_ok_q <= d_version_ok;
+      arm_ok_q     <= kw_ok & d_slot_ok & d_version_ok & d_policy_ok;
+    end
+  end
 
   // The largest of the three: the last value written to MIN_VERSION_RAISE may be lower than an
   // earlier one, which min_q keeps.
