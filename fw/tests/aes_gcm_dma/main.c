@@ -79,6 +79,7 @@ static void queued_round(bool irq, uint32_t *seed) {
   o.burst = 4;
   o.fifo_words = 16;
   o.gcm_dma_min = 0; /* every length through the channels: this round tests the queued DMA path */
+  o.dma_min = 0;
   AESOC_CHECK(aes_dma_set_opts(&eng, &o) == AES_DMA_OK);
   size_t aad_len[QUEUED];
   for (unsigned i = 0; i < QUEUED; ++i) {

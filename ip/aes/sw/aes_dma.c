@@ -41,7 +41,7 @@ aes_dma_opts_t aes_dma_default_opts(void) {
   /* Single-beat bursts, no prefetch, normal priority; the request lines of the SoC's wiring
    * (AES_DMA_REQ_IN / _OUT, aes_dma.h). */
   return (aes_dma_opts_t){.burst = 1, .fifo_words = 0, .prio = 0, .req_in = AES_DMA_REQ_IN, .req_out = AES_DMA_REQ_OUT,
-                          .gcm_dma_min = AES_DMA_GCM_DMA_MIN};
+                          .dma_min = AES_DMA_DMA_MIN, .gcm_dma_min = AES_DMA_GCM_DMA_MIN};
 }
 
 static bool opts_ok(const aes_dma_opts_t *o) {
@@ -188,6 +188,10 @@ static inline __attribute__((always_inline)) void invalidate_dst(const aes_dma_t
 
 static void finish(aes_dma_t *eng, aes_dma_result_t result);
 
+/* A request that completes while it starts (fed by the CPU, or refused by the engine) hands its
+ * result back instead of finishing itself, so that a queue of them is a loop, not a recursion. */
+typedef enum { STARTED, DONE_NOW } start_t;
+
 /* Aborts both channels, waits (bounded) until they are idle, zeroises the engine. Returns false
  * if something did not stop: the caller reports the request failed either way. */
 static bool stop_all(aes_dma_t *eng) {
@@ -210,25 +214,22 @@ static aes_dma_result_t of_dev(aes_dev_result_t r) {
 
 /* A GCM request starts: key, IV and AAD by the CPU, then the whole TEXT blocks by the channels.
  * The engine then holds the GCM key in GCM mode: the next request of another mode reloads. */
-static void start_gcm(aes_dma_t *eng, aes_dma_req_t *req) {
+static start_t start_gcm(aes_dma_t *eng, aes_dma_req_t *req, aes_dma_result_t *result) {
   eng->loaded_serial = 0;
   size_t whole = req->len >= eng->opts.gcm_dma_min ? req->len & ~(size_t)15u : 0;
   eng->gcm_dma_bytes = whole;
   aes_dev_result_t r = aes_dev_gcm_begin(eng->aes, req->dir, req->key->words, req->key->len, req->iv, 12);
   if (r == AES_DEV_OK) r = aes_dev_gcm_aad(eng->aes, req->gcm.aad, req->gcm.aad_len);
   if (r == AES_DEV_OK && whole) r = aes_dev_gcm_text_ctrl(eng->aes);
-  if (r != AES_DEV_OK) {
-    finish(eng, AES_DMA_AES_ERROR);
-    return;
-  }
-  if (whole == 0) { /* all of the text by the CPU, at completion */
-    finish(eng, AES_DMA_OK);
-    return;
+  if (r != AES_DEV_OK || whole == 0) { /* no whole block for the channels: all of the text by the CPU */
+    *result = r == AES_DEV_OK ? AES_DMA_OK : AES_DMA_AES_ERROR;
+    return DONE_NOW;
   }
   if (eng->opts.counters) AES_REG(eng, PERF_BUSY) = 0;
   start_transfer(eng, req->src, req->dst, whole);
   AES_REG(eng, DMA_CTRL) = AES_PERIPH__DMA_CTRL__IN_EN_bm | AES_PERIPH__DMA_CTRL__OUT_EN_bm;
   invalidate_dst(eng, req, req->dst, whole);
+  return STARTED;
 }
 
 /* The channels are done with a GCM request's whole blocks: the rest of the text (the partial last
@@ -265,48 +266,37 @@ static inline __attribute__((always_inline)) void write_iv(volatile uint32_t *ae
   aes[offsetof(aes_periph_t, IV[3]) / 4u] = iv3;
 }
 
-/* The common case: a CBC or CTR request (ECB too) with its key in the engine and the channels
- * started after the engine is set. */
+/* A CBC, CTR or ECB request shorter than opts.dma_min: the CPU moves its blocks through the
+ * peripheral's registers (no channels, so no cache maintenance either). */
+static inline bool by_cpu(const aes_dma_t *eng, const aes_dma_req_t *req) {
+  return req->mode != AES_DEV_GCM && req->len < eng->opts.dma_min;
+}
+
+/* One block in, one out, so the input FIFO always has room (no write is held on the bus): a short
+ * request does not gain from keeping more in flight. */
+static inline __attribute__((always_inline)) aes_dma_result_t cpu_blocks(const aes_dma_t *eng,
+                                                                          const aes_dma_req_t *req) {
+  const uint32_t *s = req->src;
+  uint32_t *d = req->dst;
+  for (size_t n = req->len / 16u; n; --n, s += 4, d += 4) aes_dev_block(eng->aes, s, d);
+  const volatile uint32_t *aes = (const volatile uint32_t *)eng->aes_base;
+  return (aes[offsetof(aes_periph_t, STATUS) / 4u] & AES_PERIPH__STATUS__ERR_bm) ? AES_DMA_AES_ERROR : AES_DMA_OK;
+}
+
+/* A CBC, CTR or ECB request whose key the engine holds: only CTRL (when it changed) and the IV
+ * to write. */
+static inline bool key_ready(const aes_dma_t *eng, const aes_dma_req_t *req) {
+  return req->mode != AES_DEV_GCM && req->key->serial == eng->loaded_serial;
+}
+
+/* The common case: such a request on the channels, started after the engine is set. */
 static inline bool start_is_fast(const aes_dma_t *eng, const aes_dma_req_t *req) {
-  return req->mode != AES_DEV_GCM && !eng->opts.early_start && req->key->serial == eng->loaded_serial;
+  return key_ready(eng, req) && !eng->opts.early_start && req->len >= eng->opts.dma_min;
 }
 
-/* Program the engine and the channels for the request at the head of the queue: every case. */
-static __attribute__((noinline)) void start_hw_any(aes_dma_t *eng) {
-  aes_dma_req_t *req = eng->head;
-  if (req->mode == AES_DEV_GCM) {
-    start_gcm(eng, req);
-    return;
-  }
-  if (eng->opts.early_start) start_channels(eng, req);
-  const aes_dma_key_t *key = req->key;
-  volatile uint32_t *aes = (volatile uint32_t *)eng->aes_base;
-  uint32_t ctrl = ctrl_of(req);
-  if (key->serial != eng->loaded_serial || eng->loaded_serial == 0) {
-    aes_dev_config_t cfg = {.mode = req->mode, .dir = req->dir, .key_len = key->len, .ctr_width = req->ctr_width};
-    eng->loaded_serial = 0;
-    if (aes_dev_setup(eng->aes, &cfg, key->words, req->mode == AES_DEV_ECB ? NULL : req->iv) != AES_DEV_OK) {
-      finish(eng, AES_DMA_AES_ERROR);
-      return;
-    }
-    eng->loaded_serial = key->serial;
-    eng->ctrl_image = ctrl; /* aes_dev_setup wrote the same fields */
-  } else {
-    if (ctrl != eng->ctrl_image) {
-      aes[offsetof(aes_periph_t, CTRL) / 4u] = ctrl;
-      eng->ctrl_image = ctrl;
-    }
-    if (req->mode != AES_DEV_ECB) write_iv(aes, req);
-  }
-  if (eng->opts.counters) aes[offsetof(aes_periph_t, PERF_BUSY) / 4u] = 0;
-  if (!eng->opts.early_start) start_channels(eng, req);
-  aes[offsetof(aes_periph_t, DMA_CTRL) / 4u] = AES_PERIPH__DMA_CTRL__IN_EN_bm | AES_PERIPH__DMA_CTRL__OUT_EN_bm;
-  invalidate_dst(eng, req, req->dst, req->len);
-}
-
-/* The fast case inline: CTRL only when the mode, direction or width changed (it is a plain
- * register), the IV, the channels' four changing registers and the start. */
-static inline __attribute__((always_inline)) void start_hw_fast(aes_dma_t *eng, aes_dma_req_t *req) {
+/* CTRL only when the mode, direction or width changed (it is a plain register), the IV, the
+ * engine's busy counter if asked. */
+static inline __attribute__((always_inline)) void set_engine(aes_dma_t *eng, const aes_dma_req_t *req) {
   volatile uint32_t *aes = (volatile uint32_t *)eng->aes_base;
   uint32_t ctrl = ctrl_of(req);
   if (ctrl != eng->ctrl_image) {
@@ -315,6 +305,44 @@ static inline __attribute__((always_inline)) void start_hw_fast(aes_dma_t *eng, 
   }
   if (req->mode != AES_DEV_ECB) write_iv(aes, req);
   if (eng->opts.counters) aes[offsetof(aes_periph_t, PERF_BUSY) / 4u] = 0;
+}
+
+/* Program the engine and the channels for the request at the head of the queue, or run it on
+ * the CPU: every case. */
+static __attribute__((noinline)) start_t start_hw_any(aes_dma_t *eng, aes_dma_result_t *result) {
+  aes_dma_req_t *req = eng->head;
+  if (req->mode == AES_DEV_GCM) return start_gcm(eng, req, result);
+  bool cpu = by_cpu(eng, req);
+  if (eng->opts.early_start && !cpu) start_channels(eng, req);
+  const aes_dma_key_t *key = req->key;
+  volatile uint32_t *aes = (volatile uint32_t *)eng->aes_base;
+  if (key->serial != eng->loaded_serial || eng->loaded_serial == 0) {
+    aes_dev_config_t cfg = {.mode = req->mode, .dir = req->dir, .key_len = key->len, .ctr_width = req->ctr_width};
+    eng->loaded_serial = 0;
+    if (aes_dev_setup(eng->aes, &cfg, key->words, req->mode == AES_DEV_ECB ? NULL : req->iv) != AES_DEV_OK) {
+      *result = AES_DMA_AES_ERROR;
+      return DONE_NOW;
+    }
+    eng->loaded_serial = key->serial;
+    eng->ctrl_image = ctrl_of(req); /* aes_dev_setup wrote the same fields */
+    if (eng->opts.counters) aes[offsetof(aes_periph_t, PERF_BUSY) / 4u] = 0;
+  } else {
+    set_engine(eng, req);
+  }
+  if (cpu) {
+    *result = cpu_blocks(eng, req);
+    return DONE_NOW;
+  }
+  if (!eng->opts.early_start) start_channels(eng, req);
+  aes[offsetof(aes_periph_t, DMA_CTRL) / 4u] = AES_PERIPH__DMA_CTRL__IN_EN_bm | AES_PERIPH__DMA_CTRL__OUT_EN_bm;
+  invalidate_dst(eng, req, req->dst, req->len);
+  return STARTED;
+}
+
+/* The fast case inline: the engine, the channels' four changing registers and the start. */
+static inline __attribute__((always_inline)) void start_hw_fast(aes_dma_t *eng, aes_dma_req_t *req) {
+  volatile uint32_t *aes = (volatile uint32_t *)eng->aes_base;
+  set_engine(eng, req);
   start_channels(eng, req);
   aes[offsetof(aes_periph_t, DMA_CTRL) / 4u] = AES_PERIPH__DMA_CTRL__IN_EN_bm | AES_PERIPH__DMA_CTRL__OUT_EN_bm;
   /* The caller does not read the destination while the request is pending, so no line of it can
@@ -323,13 +351,13 @@ static inline __attribute__((always_inline)) void start_hw_fast(aes_dma_t *eng, 
   invalidate_dst(eng, req, req->dst, req->len);
 }
 
-static inline void start_hw(aes_dma_t *eng) {
+static inline start_t start_hw(aes_dma_t *eng, aes_dma_result_t *result) {
   aes_dma_req_t *req = eng->head;
   if (start_is_fast(eng, req)) {
     start_hw_fast(eng, req);
-  } else {
-    start_hw_any(eng);
+    return STARTED;
   }
+  return start_hw_any(eng, result);
 }
 
 /* What the common completion does not need: errors, GCM, the chaining value, the counters. */
@@ -353,7 +381,8 @@ static __attribute__((noinline)) aes_dma_result_t finish_more(aes_dma_t *eng, ae
     req->iv[2] = iv2;
     req->iv[3] = iv3;
   }
-  if (eng->opts.counters && !(gcm && eng->gcm_dma_bytes == 0)) {
+  bool channels = gcm ? eng->gcm_dma_bytes != 0 : !by_cpu(eng, req);
+  if (eng->opts.counters && channels) {
     dma_counters_t in = {0}, out = {0};
     if (dma_counters(eng->dma, eng->ch_in, &in) != DMA_OK || dma_counters(eng->dma, eng->ch_out, &out) != DMA_OK) {
       result = AES_DMA_BAD_ARG;
@@ -368,13 +397,15 @@ static __attribute__((noinline)) aes_dma_result_t finish_more(aes_dma_t *eng, ae
 }
 
 /* Ends the running request: stops what still runs on error, reads the chaining value and the
- * counters if asked, makes the destination visible, calls back and starts the next request. */
-static void finish(aes_dma_t *eng, aes_dma_result_t result) {
+ * counters if asked, calls back and takes it off the queue. */
+static inline __attribute__((always_inline)) void complete_head(aes_dma_t *eng, aes_dma_result_t result) {
   aes_dma_req_t *req = eng->head;
   volatile uint32_t *aes = (volatile uint32_t *)eng->aes_base;
-  aes[offsetof(aes_periph_t, DMA_CTRL) / 4u] = 0;
-  if (result == AES_DMA_OK && (aes[offsetof(aes_periph_t, STATUS) / 4u] & AES_PERIPH__STATUS__ERR_bm)) {
-    result = AES_DMA_AES_ERROR;
+  if (!by_cpu(eng, req)) { /* a CPU-fed request checked STATUS itself and never enabled the channels */
+    aes[offsetof(aes_periph_t, DMA_CTRL) / 4u] = 0;
+    if (result == AES_DMA_OK && (aes[offsetof(aes_periph_t, STATUS) / 4u] & AES_PERIPH__STATUS__ERR_bm)) {
+      result = AES_DMA_AES_ERROR;
+    }
   }
   if (result != AES_DMA_OK || req->mode == AES_DEV_GCM || (req->flags & AES_DMA_CHAIN) || eng->opts.counters) {
     result = finish_more(eng, req, result);
@@ -385,7 +416,13 @@ static void finish(aes_dma_t *eng, aes_dma_result_t result) {
   req->next = NULL;
   req->result = result;
   if (req->complete) req->complete(req);
-  if (eng->head) start_hw(eng);
+}
+
+/* Ends the running request and starts the next ones until one runs on the channels. */
+static void finish(aes_dma_t *eng, aes_dma_result_t result) {
+  do {
+    complete_head(eng, result);
+  } while (eng->head && start_hw(eng, &result) == DONE_NOW);
 }
 
 static bool gcm_req_ok(const aes_dma_req_t *req) {
@@ -420,36 +457,43 @@ static __attribute__((noinline)) aes_dma_result_t submit_sw(aes_dma_t *eng, aes_
   return req->result;
 }
 
-aes_dma_result_t aes_dma_submit(aes_dma_t *eng, aes_dma_req_t *req) {
-  if (!eng || !eng->aes || !req_ok(req)) return AES_DMA_BAD_ARG;
-  if (req->len < eng->opts.sw_threshold && req->mode != AES_DEV_GCM) return submit_sw(eng, req); /* no software GCM */
-  uint32_t irq = irq_save();
-  if (!eng->head && start_is_fast(eng, req)) {
-    /* Idle engine, common case: the hardware first, then the bookkeeping, which nothing reads
-     * before a completion, and a completion cannot run before interrupts are restored. */
-    start_hw_fast(eng, req);
-    req->dma_err = DMA_ERR_NONE;
-    req->in_software = false;
-    if (eng->opts.counters) req->hw = (aes_dma_hw_t){0};
-    req->next = NULL;
-    req->result = AES_DMA_PENDING;
-    eng->head = eng->tail = req;
-    irq_restore(irq);
-    return AES_DMA_PENDING;
-  }
+/* A request joins the queue: its driver-set fields first. */
+static inline __attribute__((always_inline)) void enqueue(aes_dma_t *eng, aes_dma_req_t *req) {
   req->dma_err = DMA_ERR_NONE;
   req->in_software = false;
   if (eng->opts.counters) req->hw = (aes_dma_hw_t){0};
   req->next = NULL;
   req->result = AES_DMA_PENDING;
-  bool idle = eng->head == NULL;
-  if (idle) {
-    eng->head = req;
-  } else {
+  if (eng->head) {
     eng->tail->next = req;
+  } else {
+    eng->head = req;
   }
   eng->tail = req;
-  if (idle) start_hw_any(eng);
+}
+
+aes_dma_result_t aes_dma_submit(aes_dma_t *eng, aes_dma_req_t *req) {
+  if (!eng || !eng->aes || !req_ok(req)) return AES_DMA_BAD_ARG;
+  if (req->len < eng->opts.sw_threshold && req->mode != AES_DEV_GCM) return submit_sw(eng, req); /* no software GCM */
+  uint32_t irq = irq_save();
+  bool idle = eng->head == NULL;
+  if (idle && start_is_fast(eng, req)) {
+    /* Idle engine, common case: the hardware first, then the bookkeeping, which nothing reads
+     * before a completion, and a completion cannot run before interrupts are restored. */
+    start_hw_fast(eng, req);
+    enqueue(eng, req);
+    irq_restore(irq);
+    return AES_DMA_PENDING;
+  }
+  enqueue(eng, req);
+  if (idle && key_ready(eng, req) && by_cpu(eng, req)) {
+    /* Idle engine, short request with its key loaded: fed by the CPU now. */
+    set_engine(eng, req);
+    finish(eng, cpu_blocks(eng, req));
+  } else if (idle) {
+    aes_dma_result_t done;
+    if (start_hw_any(eng, &done) == DONE_NOW) finish(eng, done);
+  }
   /* Read before interrupts return: a completion may then hand the request back to the caller. */
   aes_dma_result_t now = req->result;
   irq_restore(irq);
