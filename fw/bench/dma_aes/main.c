@@ -59,6 +59,21 @@ static const dma_cfg_t CONFIGS[] = {
     {"early-start", 4, 64, 3, true, true, true},
     {"burst8", 8, 64, 3, true, true, true},
 };
+/* DMA_AES_PLACEMENT=N: the placement sweep's run. The default configuration's AES-128 requests
+ * and the short ones only, with N bytes of code and of data placed ahead of this file's own, so
+ * that its functions and buffers sit elsewhere against the driver's in the direct-mapped caches. */
+#ifdef DMA_AES_PLACEMENT
+#define DMA_AES_SMOKE
+#define PLACEMENT_RUN 1
+#if DMA_AES_PLACEMENT > 0
+#define PAD_STR(n) #n
+#define PAD_SKIP(n) ".skip " PAD_STR(n)
+__attribute__((used, noinline)) void dma_aes_code_pad(void) { __asm__ volatile(PAD_SKIP(DMA_AES_PLACEMENT)); }
+__attribute__((used)) volatile uint8_t dma_aes_data_pad[DMA_AES_PLACEMENT];
+#endif
+#else
+#define PLACEMENT_RUN 0
+#endif
 #ifdef DMA_AES_SMOKE /* the test suite's short run: default configuration, AES-128 */
 #define NUM_CONFIGS 1u
 #define NUM_SWEEP_KEYS 1u
@@ -96,6 +111,7 @@ static aes_dma_opts_t opts_of(const dma_cfg_t *c, bool counters, bool irq) {
   o.counters = counters;
   o.use_irq = irq;
   o.platform = &aesoc_aes_dma_platform;
+  o.dma_min = 0; /* the study's requests all go through the channels; short() compares the CPU path */
   return o;
 }
 
@@ -195,6 +211,36 @@ static void sweep(void) {
   }
 }
 
+/* Short requests, default DMA configuration, AES-128: each fed by the CPU through the registers
+ * (dma_min above it), through the channels (dma_min 0) and with the driver's default dma_min,
+ * warm caches (hw_run), the output checked. The crossover sets AES_DMA_DMA_MIN. */
+static const unsigned SHORT_SIZES[] = {16, 32, 48, 64, 96, 128, 144, 160, 192, 256, 384, 512};
+#define NUM_SHORT (sizeof SHORT_SIZES / sizeof SHORT_SIZES[0])
+
+static void short_requests(void) {
+  static const size_t MINS[3] = {(size_t)-1, 0, AES_DMA_DMA_MIN};
+  static const char *const PATHS[3] = {"cpu", "dma", "default"};
+  for (unsigned oi = 0; oi < NUM_OPS; ++oi) {
+    for (unsigned si = 0; si < NUM_SHORT; ++si) {
+      size_t len = SHORT_SIZES[si];
+      aesoc_rec_begin("dma_aes_short");
+      aesoc_rec_str("op", OPS[oi].name);
+      aesoc_rec_u64("bytes", len);
+      for (unsigned p = 0; p < 3; ++p) {
+        aes_dma_opts_t o = opts_of(&CONFIGS[0], false, false);
+        o.dma_min = MINS[p];
+        AESOC_CHECK(aes_dma_set_opts(&eng, &o) == AES_DMA_OK);
+        memset(dst, 0, len);
+        aes_dma_req_t req;
+        uint32_t t = hw_run(0, &OPS[oi], len, &req);
+        AESOC_CHECK(memcmp(dst, ref[0][oi], len) == 0);
+        aesoc_rec_u64(PATHS[p], t);
+      }
+      aesoc_rec_end();
+    }
+  }
+}
+
 /* Software time for the crossover (AES-128, each operation; warm caches: second run). */
 static void software(void) {
   for (unsigned oi = 0; oi < NUM_OPS; ++oi) {
@@ -290,8 +336,20 @@ int main(void) {
   aesoc_rec_u64("rounds_per_cycle", (hw & AES_PERIPH__HWCFG__ROUNDS_PER_CYCLE_bm) >> AES_PERIPH__HWCFG__ROUNDS_PER_CYCLE_bp);
   aesoc_rec_u64("pipelined", (hw & AES_PERIPH__HWCFG__PIPELINED_bm) != 0);
   aesoc_rec_u64("fifo_depth", dma.fifo_depth);
+  aesoc_rec_u64("dma_min", AES_DMA_DMA_MIN);
+  aesoc_rec_end();
+  aesoc_rec_begin("dma_aes_layout");
+  aesoc_rec_u64("main", (uintptr_t)main);
+  aesoc_rec_u64("src", (uintptr_t)src);
+  aesoc_rec_u64("eng", (uintptr_t)&eng);
+  aesoc_rec_u64("submit", (uintptr_t)aes_dma_submit);
+#if defined(DMA_AES_PLACEMENT) && DMA_AES_PLACEMENT > 0
+  aesoc_rec_u64("pad", (uintptr_t)dma_aes_code_pad + dma_aes_data_pad[0]); /* referenced: kept by the linker */
+#endif
   aesoc_rec_end();
   sweep();
+  short_requests();
+  if (PLACEMENT_RUN) return aesoc_check_failures ? 1 : 0;
   /* The tables take the crossover from the iterative engine's run (the same CPU and code on either
    * SoC): a short run times software once, not again on the slower-to-simulate pipelined SoC. */
   if (!SMOKE_RUN || (hw & AES_PERIPH__HWCFG__PIPELINED_bm) == 0) software();
