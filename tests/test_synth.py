@@ -21,8 +21,8 @@ from aesoc.common.toolchain import BUILD, ToolError
 from aesoc.fpga import (design as fpga_design, harness as fpga_harness, nextpnr, place as fpga_place, store,
                         synth_cache, workspace)
 from aesoc.fpga.area import flat_synthesis_finishes
-from aesoc.fpga.synth import SynthResult, script_fingerprint, synth_commands, synthesize
-from aesoc.soc import description, sources as soc_sources
+from aesoc.fpga.synth import SynthResult, read_commands, script_fingerprint, synth_commands, synthesize
+from aesoc.soc import description, ipblock, sources as soc_sources
 
 pytestmark = pytest.mark.no_model
 
@@ -67,6 +67,24 @@ def _design(tmp_path: Path, name: str, text: str, top: str, params: tuple = ()) 
     src = tmp_path / f"{top}.sv"
     src.write_text(text)
     return fpga_design.Design(name, top, (src,), params)
+
+
+def test_frontend_follows_what_yosys_can_read(tmp_path: Path) -> None:
+    """slang for a register block or a `'{default: ...}` assignment pattern (both beyond Yosys's own
+    reader: the SHA engine alone has the second), read_verilog for the rest."""
+    plain = tmp_path / "plain.sv"
+    plain.write_text("module plain (input logic a, output logic y); assign y = a; endmodule\n")
+    pattern = tmp_path / "pattern.sv"
+    pattern.write_text("module pattern (input logic clk, output logic [7:0] y);\n"
+                       "  logic [7:0] m [2];\n  always_ff @(posedge clk) m <= '{default: '0};\n"
+                       "  assign y = m[0];\nendmodule\n")
+    assert read_commands("plain", [plain], {})[0].startswith("read_verilog")
+    assert read_commands("pattern", [plain, pattern], {})[0].startswith("read_slang")
+    assert read_commands("plain", [plain, tmp_path / "block_reg_pkg.sv"], {})[0].startswith("read_slang")
+    sha = ipblock.block("sha").units["engine"]
+    assert read_commands(sha.module, list(sha.rtl), {})[0].startswith("read_slang")
+    aes = ipblock.block("aes").units["engine"]
+    assert read_commands(aes.module, list(aes.rtl), {})[0].startswith("read_verilog")
 
 
 def test_counter_counts_per_family(tmp_path: Path) -> None:

@@ -17,10 +17,13 @@ from typing import Any
 
 from aesoc.bench import BenchContext, BenchResult, Benchmark, Table, published, side_by_side
 from aesoc.bench.clock import Clock, soc_clock
+from aesoc.bench.fpga import ECP5_DEVICES, ICE40_DEVICES, guarded
+from aesoc.bench.plots import pareto_chart
 from aesoc.common.toolchain import REPO, ToolError
-from aesoc.fpga.design import Design
+from aesoc.fpga.design import DEVICE_NAMES, Design, PlaceResult, nextpnr_version
+from aesoc.fpga.jobs import run_jobs
 from aesoc.fpga.store import stored_synth_runs
-from aesoc.fpga.synth import tool_version
+from aesoc.fpga.synth import SynthResult, tool_version
 from aesoc.fpga.synth_cache import synth
 from aesoc.sim.run import build_and_run
 from aesoc.soc import ipblock
@@ -78,6 +81,98 @@ def _area(ctx: BenchContext, runs: list[str]) -> Table:
                "Sha512Enable = 1 widens the state, the working variables, the schedule window and the block buffer "
                "to 64 bits and adds the SHA-512 round and constants: its cost is the difference of the rows."],
     )
+
+
+def _cycles_per_block(alg: str, params: dict[str, int]) -> int:
+    """Back to back: the rounds at the variant's rounds per cycle, plus one (the bound that
+    ip/sha/tests/cocotb_sha_engine.py cycles_per_block checks cycle-exact on every variant)."""
+    return ROUNDS[alg] // _rounds_per_cycle(alg, {"Sha256Rounds": 1, **params}) + 1
+
+
+def _engine_designs(ctx: BenchContext) -> dict[str, Design]:
+    """The engine alone (sha_engine: padder and compression core) per benchmark variant, flattened."""
+    unit = ipblock.block("sha").units["engine"]
+    names = [SMOKE_VARIANT] if ctx.smoke else unit.benchmark_variants
+    return {v: Design(f"sha_engine-{v}", unit.module, tuple(unit.rtl), tuple(unit.variants[v].items()))
+            for v in names}
+
+
+def _unplaced(r: PlaceResult | ToolError | None, smoke: bool) -> list[str]:
+    """The device and Fmax cells of a variant with no routed placement on a family."""
+    if r is None:
+        return ["not placed in a smoke run" if smoke else "not placed yet (aesoc bench --place sha-engine)", "—"]
+    if isinstance(r, ToolError):
+        return ["failed", str(r)]
+    if r.misfit is not None:
+        return [DEVICE_NAMES[r.device], str(r.misfit)]
+    return [DEVICE_NAMES[r.device], "placed, no seed routed"]
+
+
+def _engine_speed(ctx: BenchContext, runs: list[str]) -> tuple[Table, str, list[dict[str, Any]]]:
+    """Each engine variant's ECP5 synthesis (LUT4 + 2 per CCU2C, as aes-core counts), and, but in a
+    smoke run (minutes per seed; aes-core's smoke exercises that flow), its placement on the smallest
+    LFE5U and iCE40 it fits (placed now with --place, else from the placement store) and ns per
+    block at the best Fmax; the size-against-time plot with each family's Pareto front; records."""
+    unit = ipblock.block("sha").units["engine"]
+    designs = _engine_designs(ctx)
+    jobs = [(v, fam) for v in designs for fam in ("ecp5", "ice40")]
+    devices = {"ecp5": ECP5_DEVICES, "ice40": ICE40_DEVICES}
+    placements = [] if ctx.smoke else [guarded(lambda v=v, f=f: ctx.placement(designs[v], devices[f])) for v, f in jobs]
+    placed: dict[tuple[str, str], Any] = dict.fromkeys(jobs)
+    placed.update(zip(jobs, run_jobs(placements, [f"{v} {f}" for v, f in jobs], "sha-engine")))
+    routed = {key: r for key, r in placed.items() if isinstance(r, PlaceResult) and r.routed}
+    synths = dict(zip(designs, run_jobs([guarded(lambda v=v: synth(designs[v], "ecp5")) for v in designs],
+                                        [f"{v} ecp5-synth" for v in designs], "sha-engine")))
+    rows: list[list[Any]] = []
+    records: list[dict[str, Any]] = []
+    points: dict[str, list[tuple[str, float, float]]] = {"ECP5 (LUT4)": [], "iCE40 (logic cells)": []}
+    for v in designs:
+        params = dict(unit.variants[v])
+        cycles = {alg: _cycles_per_block(alg, params) for alg in ("SHA1", "SHA256", "SHA512")
+                  if alg != "SHA512" or params.get("Sha512Enable", 1)}
+        s = synths[v]
+        lut4 = s.lut + 2 * s.carry if isinstance(s, SynthResult) else None
+        record: dict[str, Any] = {"kind": "sha_engine_variant", "variant": v, "cycles_per_block": cycles,
+                                  "ecp5_lut4": lut4}
+        row: list[Any] = [v, json.dumps(params), *[cycles.get(a, "—") for a in ("SHA1", "SHA256", "SHA512")],
+                          lut4 if lut4 is not None else "failed"]
+        for fam in ("ecp5", "ice40"):
+            r = routed.get((v, fam))
+            if r is None:
+                row += [*_unplaced(placed[(v, fam)], ctx.smoke), "—", "—"]
+                continue
+            size = lut4 if fam == "ecp5" and lut4 is not None else r.lut4
+            ns = round(1000 * cycles["SHA256"] / r.fmax_best, 1)
+            row += [DEVICE_NAMES[r.device], f"{r.fmax_best:.1f} / {r.fmax_median:.1f}", r.lut4, ns]
+            record[fam] = {"device": DEVICE_NAMES[r.device], "lut4": r.lut4, "fmax_mhz_by_seed": list(r.fmax_by_seed),
+                           "ns_per_sha256_block": ns}
+            points["ECP5 (LUT4)" if fam == "ecp5" else "iCE40 (logic cells)"].append((v, size, ns))
+        rows.append(row)
+        records.append(record)
+    runs += [f"{tool_version()} synth_ecp5 -top {unit.module} {dict(designs[v].parameters)}" for v in designs]
+    runs += stored_synth_runs(r for r in synths.values() if isinstance(r, SynthResult))
+    runs += [f"{tool_version()} synth_ecp5/synth_ice40 -top {unit.module} {dict(designs[v].parameters)}; "
+             f"{nextpnr_version()} {DEVICE_NAMES[r.device]} seeds {','.join(map(str, r.seeds))}"
+             + (f"; {r.provenance}" if r.provenance else "") for (v, _), r in routed.items()]
+    plot = pareto_chart(ctx.results_dir / "sha_engine_pareto.png", points,
+                        title="SHA engine variants: ns per SHA-256 block at the placed Fmax against size",
+                        xlabel="LUT4 (ECP5 synthesis, LUT4 + 2 per CCU2C) / logic cells (iCE40 placement)",
+                        ylabel="ns per 64-byte SHA-256 block (cycles / best Fmax)")
+    return Table(
+        title="SHA engine variants: cycles per block, placed Fmax, size and ns per block",
+        columns=["variant", "parameters", "SHA-1 c/block", "SHA-256 c/block", "SHA-512 c/block", "ECP5 synthesis LUT4",
+                 "ECP5 device", "ECP5 Fmax best / median (MHz)", "ECP5 placed LUT4", "ECP5 ns per SHA-256 block",
+                 "iCE40 device", "iCE40 Fmax best / median (MHz)", "iCE40 logic cells", "iCE40 ns per SHA-256 block"],
+        rows=rows,
+        notes=["The engine alone (sha_engine: padder and compression core, flattened, read by the slang frontend) "
+               "placed and routed with yowasp-nextpnr and the port harness of aesoc.fpga.harness, on the smallest "
+               f"LFE5U and iCE40 part it fits, best / median over seeds {', '.join(map(str, ctx.seeds))}. Cycles per "
+               "block: back to back, rounds / rounds per cycle + 1, which the engine's block test checks "
+               "cycle-exact on every variant. ns per block = SHA-256 cycles per block / best Fmax. ECP5 synthesis "
+               "LUT4 = LUT4 + 2 per CCU2C, as aes-core counts its engines, and the plot's ECP5 size; iCE40: the "
+               "placed logic cells. The plot sha_engine_pareto.png draws ns per block against size, each "
+               "family's Pareto front dashed."],
+    ), plot, records
 
 
 def run(ctx: BenchContext) -> BenchResult:
@@ -170,8 +265,11 @@ def run(ctx: BenchContext) -> BenchResult:
 
     ctx.progress(1, 3, "synthesis")
     tables.append(_area(ctx, runs))
+    ctx.progress(2, 3, "placement")
+    speed, plot, variant_records = _engine_speed(ctx, runs)
+    tables.append(speed)
     ctx.progress(3, 3, "done")
-    return BenchResult(tables=tables, records=result.records, runs=runs,
+    return BenchResult(tables=tables, records=result.records + variant_records, runs=runs, plots=[plot],
                        config={"soc": CONFIG, "sha": dict(sha), "clock_mhz": clock.mhz, "clock": clock.label})
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 import subprocess
 import tempfile
 import time
@@ -222,12 +223,24 @@ def ice40_cells_sim() -> Path:
     return models
 
 
+_DEFAULT_PATTERN = re.compile(r"'\{\s*default\s*:")
+
+
+def _needs_slang(sources: Sequence[Path]) -> bool:
+    """A register block among the sources, or a `'{default: ...}` pattern in one (read_commands)."""
+    paths = [Path(s) for s in sources]
+    return any(p.name.endswith("_reg_pkg.sv") for p in paths) or any(
+        p.is_file() and _DEFAULT_PATTERN.search(p.read_text(errors="replace")) for p in paths)
+
+
 def read_commands(top: str, sources: Sequence[Path], parameters: Mapping[str, int | str],
                   defer: bool = False, keep_hierarchy: bool = False) -> list[str]:
     """Yosys commands that read `sources` with `top`'s parameters set. A design with a
     peakrdl-regblock register block (unpacked struct ports, which Yosys's own SystemVerilog reader
-    rejects) is read by the bundled slang frontend (one thread: the WebAssembly build has none);
-    everything else by read_verilog, as the area figures always were. slang elaborates the whole
+    rejects), or whose sources assign unpacked arrays with `'{default: ...}` patterns (which it
+    rejects too: the SHA engine's, read alone), is read by the bundled slang frontend (one thread:
+    the WebAssembly build has none); everything else by read_verilog, as the area figures always
+    were. slang elaborates the whole
     design into its top unless told to keep the hierarchy (`keep_hierarchy`, for a synthesis
     with -noflatten); read_verilog keeps it always.
 
@@ -236,7 +249,7 @@ def read_commands(top: str, sources: Sequence[Path], parameters: Mapping[str, in
     read). Synthesis reads eagerly: the order of elaboration changes ABC's mapping (72 more LUT4
     on one AES variant), and area figures must stay comparable with those already published."""
     files = " ".join(str(s) for s in sources)
-    if any(Path(s).name.endswith("_reg_pkg.sv") for s in sources):
+    if _needs_slang(sources):
         overrides = " ".join(f"-G {name}={value}" for name, value in sorted(parameters.items()))
         keep = "--keep-hierarchy" if keep_hierarchy else ""
         return [" ".join(part for part in ("read_slang --threads 1", keep, overrides, files, f"--top {top}") if part)]
