@@ -343,10 +343,10 @@ def run(ctx: BenchContext) -> BenchResult:
         rows=rows,
         notes=["Why the misses: docs/dma_aes.md (the fixed cost is the RV32IM driver path at about 2 cycles per "
                "instruction with write-through stores, and moves by about a hundred cycles with where the "
-               "program's code and data lie against the driver's (the placement table); with the pipelined engine the 8-beat bound needs each "
-               "master to do its memory burst exactly while the other one uses the AES slave, and the DMA's "
-               "per-master round robin does not schedule that perfectly: 9.2 cycles per block with 4-beat "
-               "memory bursts, 10.6 with 8-beat ones, which keep a master on memory for 8 cycles)."],
+               "program's code and data lie against the driver's (the placement table); with the pipelined engine "
+               "the 8-beat bound needs the AES slave busy every cycle: with 4-beat memory bursts each master "
+               "idles one cycle per block right after its peripheral-side burst (9.1-9.3 cycles per block), with "
+               "8-beat ones both masters are also on memory at once (10.6))."],
     ))
 
     # 8. Concurrent traffic.
