@@ -345,8 +345,9 @@ def run(ctx: BenchContext) -> BenchResult:
                "instruction with write-through stores, and moves by about a hundred cycles with where the "
                "program's code and data lie against the driver's (the placement table); with the pipelined engine "
                "the 8-beat bound needs the AES slave busy every cycle: with 4-beat memory bursts each master "
-               "idles one cycle per block right after its peripheral-side burst (9.1-9.3 cycles per block), with "
-               "8-beat ones both masters are also on memory at once (10.6))."],
+               "waits one cycle per block for the SRAM's first beat, acknowledged a cycle after a burst's "
+               "request (9.1-9.3 cycles per block); with 8-beat ones both masters are also on memory at once "
+               "(10.6))."],
     ))
 
     # 8. Concurrent traffic.
