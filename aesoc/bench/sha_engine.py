@@ -83,10 +83,10 @@ def _area(ctx: BenchContext, runs: list[str]) -> Table:
     )
 
 
-def _cycles_per_block(alg: str, params: dict[str, int]) -> int:
-    """Back to back: the rounds at the variant's rounds per cycle, plus one (the bound that
+def _cycles_per_block(alg: str, sha_params: dict[str, int]) -> int:
+    """Back to back: the rounds at the build's rounds per cycle, plus one (the bound that
     ip/sha/tests/cocotb_sha_engine.py cycles_per_block checks cycle-exact on every variant)."""
-    return ROUNDS[alg] // _rounds_per_cycle(alg, {"Sha256Rounds": 1, **params}) + 1
+    return ROUNDS[alg] // _rounds_per_cycle(alg, sha_params) + 1
 
 
 def _engine_designs(ctx: BenchContext) -> dict[str, Design]:
@@ -113,7 +113,8 @@ def _engine_speed(ctx: BenchContext, runs: list[str]) -> tuple[Table, str, list[
     smoke run (minutes per seed; aes-core's smoke exercises that flow), its placement on the smallest
     LFE5U and iCE40 it fits (placed now with --place, else from the placement store) and ns per
     block at the best Fmax; the size-against-time plot with each family's Pareto front; records."""
-    unit = ipblock.block("sha").units["engine"]
+    block = ipblock.block("sha")
+    unit = block.units["engine"]
     designs = _engine_designs(ctx)
     jobs = [(v, fam) for v in designs for fam in ("ecp5", "ice40")]
     devices = {"ecp5": ECP5_DEVICES, "ice40": ICE40_DEVICES}
@@ -128,8 +129,9 @@ def _engine_speed(ctx: BenchContext, runs: list[str]) -> tuple[Table, str, list[
     points: dict[str, list[tuple[str, float, float]]] = {"ECP5 (LUT4)": [], "iCE40 (logic cells)": []}
     for v in designs:
         params = dict(unit.variants[v])
-        cycles = {alg: _cycles_per_block(alg, params) for alg in ("SHA1", "SHA256", "SHA512")
-                  if alg != "SHA512" or params.get("Sha512Enable", 1)}
+        built = block.param_values(params, "sha-engine benchmark")  # the manifest's defaults filled in
+        cycles = {alg: _cycles_per_block(alg, built) for alg in ("SHA1", "SHA256", "SHA512")
+                  if alg != "SHA512" or built["Sha512Enable"]}
         s = synths[v]
         lut4 = s.lut + 2 * s.carry if isinstance(s, SynthResult) else None
         record: dict[str, Any] = {"kind": "sha_engine_variant", "variant": v, "cycles_per_block": cycles,
@@ -201,7 +203,7 @@ def run(ctx: BenchContext) -> BenchResult:
         r = data[("dma", alg, MAX_MSG)]
         block = ALGS[alg][2]
         per_cycle = _rounds_per_cycle(alg, sha)
-        bound = ROUNDS[alg] // per_cycle + 1
+        bound = _cycles_per_block(alg, sha)
         rows.append([ALGS[alg][0], block, ROUNDS[alg], per_cycle, bound,
                      round(r["engine_busy"] / r["blocks"], 2), round(r["hw"] / r["blocks"], 2),
                      round(bound / block, 3), round(r["hw"] / MAX_MSG, 3)])
