@@ -1,8 +1,12 @@
 """The suite's own machinery (tests/conftest.py): the no_model mark that orders `make test` is
-checked, and the order puts the marked tests beside the longest one."""
+checked, and the order puts the marked tests beside the longest one; the machine's Verilator build
+slots bound the builds at once, and one product is built once however many ask."""
 
 from __future__ import annotations
 
+import tempfile
+import threading
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -48,3 +52,50 @@ def test_no_model_tests_start_beside_the_longest(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("PYTEST_XDIST_WORKER_COUNT", "1")
     LongestFirst().pytest_collection_modifyitems(Config(), items)  # type: ignore[arg-type]
     assert [i.nodeid for i in items] == ["a", "b", "lint1", "c", "lint2"]
+
+
+def test_builds_beyond_the_slots_wait(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the slots' lock files
+    entered = threading.Event()
+
+    def one_more() -> None:
+        with toolchain.verilator_lock():
+            entered.set()
+
+    with ExitStack() as held:
+        for _ in range(toolchain.VERILATOR_SLOTS):
+            held.enter_context(toolchain.verilator_lock())
+        waiting = threading.Thread(target=one_more)
+        waiting.start()
+        assert not entered.wait(5 * toolchain.SLOT_POLL_S), "a build went past the full slots"
+    assert entered.wait(10), "a freed slot was not taken"
+    waiting.join()
+
+
+def test_one_product_is_built_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Two builders of one product: the second waits for the first and uses its build, though a
+    build slot was free for it."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "slots"))
+    (tmp_path / "slots").mkdir()
+    model, stamp = tmp_path / "model" / "exe", tmp_path / "model" / "stamp"
+    started, release = threading.Event(), threading.Event()
+    builds = []
+
+    def build() -> None:
+        builds.append(threading.current_thread().name)
+        started.set()
+        assert release.wait(10)
+        model.parent.mkdir(exist_ok=True)
+        model.write_text("")
+
+    threads = [threading.Thread(target=toolchain.build_once, args=(model, stamp, lambda: "key", build), name=n)
+               for n in ("first", "second")]
+    threads[0].start()
+    assert started.wait(10)
+    threads[1].start()
+    threads[1].join(5 * toolchain.SLOT_POLL_S)
+    assert threads[1].is_alive(), "the second builder did not wait for the first"
+    release.set()
+    for t in threads:
+        t.join(10)
+    assert builds == ["first"] and stamp.read_text() == "key"

@@ -1,4 +1,4 @@
-"""Where the tools are, the one lock that keeps Verilator builds from running two at a time, the
+"""Where the tools are, the machine-wide slots that bound how many Verilator builds run at once, the
 locks that let several processes (pytest-xdist workers, two `aesoc` commands) share build/, the
 slots that bound how many tools run at once, and where tool output goes.
 
@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -108,12 +109,35 @@ def file_lock(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+# Verilator builds at once on this machine, across processes and checkouts (the slots' lock files
+# live in the temp folder). One, while a model compiled as many units with make -j2: two such
+# builds on two cores thrashed. Now that every model compiles as one unit (ONE_COMPILE_UNIT), a
+# build keeps about one core busy, and with one slot a test that needed a model waited while the
+# other core idled.
+VERILATOR_SLOTS = 2
+# How often a build waiting for a slot looks again.
+SLOT_POLL_S = 0.2
+
+
 @contextmanager
 def verilator_lock() -> Iterator[None]:
-    """Serialise Verilator builds across processes, and across checkouts of this repository on
-    the same machine (the lock lives in the temp folder): two at once on two cores thrash."""
-    with file_lock(Path(tempfile.gettempdir()) / "aesoc-verilator.lock"):
-        yield
+    """Hold one of the machine's VERILATOR_SLOTS Verilator build slots. Slot 0 keeps the name of
+    the single lock that came before, so an older checkout still excludes one of them."""
+    names = ["aesoc-verilator.lock", *(f"aesoc-verilator-{i}.lock" for i in range(1, VERILATOR_SLOTS))]
+    paths = [Path(tempfile.gettempdir()) / name for name in names]
+    while True:
+        for path in paths:
+            with open(path, "a") as handle:
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue
+                try:
+                    yield
+                    return
+                finally:
+                    fcntl.flock(handle, fcntl.LOCK_UN)
+        time.sleep(SLOT_POLL_S)
 
 
 class _GenerationLock:
@@ -163,20 +187,23 @@ generation_lock = _GenerationLock(BUILD / ".generation.lock")
 
 def build_once(product: Path, stamp: Path, key: Callable[[], str | None], build: Callable[[], None]) -> None:
     """Run `build` unless `product` exists and `stamp` holds `key()` (what it was built from).
-    The check is made without the machine-wide Verilator lock and again under it, since another
-    process may have built this very product while we waited; the stamp is dropped before a build
-    and written after it, so it never stands beside a half-made product."""
+    The check is made without any lock, then again under the product's own lock (another process
+    may have built this very product while we waited; the lock file lies beside the stamp's
+    folder, which a build may clear) before a build slot is taken; the stamp is dropped before a
+    build and written after it, so it never stands beside a half-made product."""
     def current() -> bool:
         return product.is_file() and stamp.is_file() and stamp.read_text() == key()
 
     if current():
         return
-    with verilator_lock():
+    folder = stamp.parent
+    with file_lock(folder.with_name(f".{folder.name}.build.lock")):
         if current():
             return
-        stamp.unlink(missing_ok=True)
-        build()
-        write_atomic(stamp, key() or "")
+        with verilator_lock():
+            stamp.unlink(missing_ok=True)
+            build()
+            write_atomic(stamp, key() or "")
 
 
 def write_atomic(path: Path, data: str | bytes) -> None:
@@ -203,7 +230,7 @@ def write_if_changed(path: Path, text: str) -> Path:
 
 def set_jobs(count: int) -> None:
     """At most `count` heavy tool runs (a simulation, Yosys, nextpnr) at once in this process,
-    however jobs nest; Verilator builds are serialised by `verilator_lock` on top."""
+    however jobs nest; Verilator builds take one of the machine's slots (`verilator_lock`) on top."""
     global _slots
     if count < 1:
         raise ToolError(f"the job count must be at least 1, got {count}")
