@@ -130,6 +130,12 @@ def test_firmware_ran_to_the_end(uart: str) -> None:
     assert re.search(r"^EXIT 0$", uart, re.M), uart[-2000:]
 
 
+def test_model_compiled_as_one_unit(build: litex.SimBuild) -> None:
+    """The recipe's MAKEFLAGS reached Verilator's make: the model is one object, not one per file."""
+    objects = {p.name for p in (build.gateware / "obj_dir").glob("Vsim*.o")}
+    assert objects == {"Vsim__ALL.o"}, sorted(objects)
+
+
 def test_aes_vectors_match_cryptography(uart: str) -> None:
     seen = {}
     for m in LINE.finditer(uart):
