@@ -51,8 +51,8 @@ TEST_MODEL_ARGS = ("-fno-inline",)
 # One compile unit (ONE_COMPILE_UNIT), as the SoC, LiteX and FuseSoC models: Verilator splits a
 # larger model into one file per module and class, and each then compiles on its own with the
 # precompiled header. Measured without ccache, build and one test (2026-12-07): the XIP
-# controller's shells model 101 -> 24 CPU-s (55 -> 19 s wall), the AES engine's 80 -> 19, the
-# DMA's 56 -> 21.
+# controller's shells model 101 -> 24 CPU-s (55 -> 19 s wall), the AES peripheral's 80 -> 19,
+# the DMA's 56 -> 21.
 TEST_MODEL_MAKE = (ONE_COMPILE_UNIT,)
 
 
@@ -185,8 +185,8 @@ def run_cocotb(
     test_log = None if verbose() else LOGS / f"cocotb-{build_dir.name}-{test_module}{worker_suffix()}.log"
     args = ["-Wall", "--x-assign", "unique", "--x-initial", "unique", *TEST_MODEL_ARGS, *build_args,
             str(public_config(toplevel, public))]
-    # A build that its stamp shows current is used as it is, without waiting for the machine-wide
-    # lock (held for minutes by other builds).
+    # A build that its stamp shows current is used as it is, without waiting for a machine-wide
+    # build slot (held for minutes by other builds).
     # Keys sorted: the same parameters given in another order are the same model (build_dir_for).
     wanted = json.dumps([toplevel, [str(s) for s in sources], params, dict(defines or {}), args, TEST_MODEL_OPT,
                          TEST_MODEL_MAKE,

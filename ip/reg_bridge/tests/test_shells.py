@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from aesoc.sim.cocotb_flow import run_cocotb
+from aesoc.sim.cocotb_flow import build_dir_for, run_cocotb
 from aesoc.soc import ipblock, lint, shells, sources
 
 HERE = Path(__file__).resolve().parent
@@ -48,6 +48,10 @@ def test_shell(block: str, bus: str) -> None:
         extra_env={"SHELL_BLOCK": block, "SHELL_BUS": bus, **({"SHELL_MAX_WAIT": str(wait)} if wait else {})},
         defines=blk.test_define_values,
     )
+    # The largest block-test models: compiled as one unit (cocotb_flow.TEST_MODEL_MAKE), not an
+    # object per generated file.
+    built = build_dir_for(shells.side_by_side_module(blk), {}, blk.test_define_values)
+    assert {p.name for p in built.glob("Vtop*.o")} == {"Vtop__ALL.o"}
 
 
 def test_every_register_ip_has_shells() -> None:
