@@ -36,7 +36,7 @@ import tomllib  # noqa: E402
 
 import yaml  # noqa: E402
 
-from aesoc.common.toolchain import BUILD, ONE_COMPILE_UNIT, REPO, ToolError, write_if_changed  # noqa: E402
+from aesoc.common.toolchain import BUILD, REPO, ToolError, write_if_changed  # noqa: E402
 from aesoc.sim.cocotb_flow import TEST_MODEL_ARGS, model_make_vars  # noqa: E402
 from aesoc.soc import ipblock, lint, shells, sources  # noqa: E402
 from aesoc.soc.sources import reg_block  # noqa: E402
@@ -57,7 +57,7 @@ SHELL_TESTS = REPO / "ip" / "reg_bridge" / "tests"
 # committed core cannot name the cores of the machine it runs on). And at the block tests' C++
 # optimisation: at edalize's default -Os, GCC took about 9 minutes over the XIP controller's
 # one compile unit once its S-boxes sat a module deeper (aes_sbox_sel), against 6 s at -Og.
-SIM_MAKE_OPTIONS = ", ".join([f"-j2, {ONE_COMPILE_UNIT}", *model_make_vars()])
+SIM_MAKE_OPTIONS = ", ".join(["-j2", *model_make_vars()])
 SIM_VERILATOR_OPTIONS = ", ".join(TEST_MODEL_ARGS)
 
 

@@ -48,12 +48,6 @@ TEST_MODEL_OPT = "-Og"
 # and its 16-word test runs 14.9 s instead of 13.9. At -O0 as well the builds took 20 CPU-s and
 # 15, but tb_xip's test ran 80 s.
 TEST_MODEL_ARGS = ("-fno-inline",)
-# One compile unit (ONE_COMPILE_UNIT), as the SoC, LiteX and FuseSoC models: Verilator splits a
-# larger model into one file per module and class, and each then compiles on its own with the
-# precompiled header. Measured without ccache, build and one test (2026-12-07): the XIP
-# controller's shells model 101 -> 24 CPU-s (55 -> 19 s wall), the AES peripheral's 80 -> 19,
-# the DMA's 56 -> 21.
-TEST_MODEL_MAKE = (ONE_COMPILE_UNIT,)
 
 
 # What a test may reach by name through VPI. cocotb's runner asks Verilator for every signal of
@@ -83,22 +77,26 @@ def public_config(toplevel: str, public: Sequence[str] = ()) -> Path:
 
 
 def model_make_vars() -> list[str]:
-    """The make variables of Verilator's generated Makefile that set TEST_MODEL_OPT for the model
-    and the runtime alike (read when called: tests change it)."""
-    return [f"{var}={TEST_MODEL_OPT}" for var in ("OPT_FAST", "OPT_SLOW", "OPT_GLOBAL")]
+    """The make variables of Verilator's generated Makefile for every block-test model (cocotb's
+    and the FuseSoC sim targets'): one compile unit, and TEST_MODEL_OPT for the model and the
+    runtime alike (read when called: tests change it). One unit, as the SoC and LiteX models:
+    Verilator splits a larger model into a file per module and class, each of which then
+    compiles on its own with the precompiled header. Measured without ccache, build and one test
+    (2026-12-07): the XIP controller's shells model 101 -> 24 CPU-s (55 -> 19 s wall), the AES
+    peripheral's 80 -> 19, the DMA's 56 -> 21."""
+    return [ONE_COMPILE_UNIT, *(f"{var}={TEST_MODEL_OPT}" for var in ("OPT_FAST", "OPT_SLOW", "OPT_GLOBAL"))]
 
 
 def _runner() -> Any:
-    """cocotb's Verilator runner, its make run given TEST_MODEL_OPT for the model and the
-    Verilator runtime alike and TEST_MODEL_MAKE, and its Verilator run without --public-flat-rw
-    (public_config)."""
+    """cocotb's Verilator runner, its make run given model_make_vars(), and its Verilator run
+    without --public-flat-rw (public_config)."""
     from cocotb_tools.runner import Verilator
 
     class _Runner(Verilator):  # type: ignore[misc]
         def _build_command(self) -> list[list[str]]:
             *verilate, make = super()._build_command()
             verilate = [[arg for arg in cmd if arg != "--public-flat-rw"] for cmd in verilate]
-            return [*verilate, [*make, *model_make_vars(), *TEST_MODEL_MAKE]]
+            return [*verilate, [*make, *model_make_vars()]]
 
     return _Runner()
 
@@ -188,8 +186,7 @@ def run_cocotb(
     # A build that its stamp shows current is used as it is, without waiting for a machine-wide
     # build slot (held for minutes by other builds).
     # Keys sorted: the same parameters given in another order are the same model (build_dir_for).
-    wanted = json.dumps([toplevel, [str(s) for s in sources], params, dict(defines or {}), args, TEST_MODEL_OPT,
-                         TEST_MODEL_MAKE,
+    wanted = json.dumps([toplevel, [str(s) for s in sources], params, dict(defines or {}), args, model_make_vars(),
                          verilator_version()], default=str, sort_keys=True)
 
     # build_once calls this only when the stamp differs (sources, parameters, flags), so from a

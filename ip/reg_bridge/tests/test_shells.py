@@ -48,7 +48,7 @@ def test_shell(block: str, bus: str) -> None:
         extra_env={"SHELL_BLOCK": block, "SHELL_BUS": bus, **({"SHELL_MAX_WAIT": str(wait)} if wait else {})},
         defines=blk.test_define_values,
     )
-    # The largest block-test models: compiled as one unit (cocotb_flow.TEST_MODEL_MAKE), not an
+    # The largest block-test models: compiled as one unit (cocotb_flow.model_make_vars), not an
     # object per generated file.
     built = build_dir_for(shells.side_by_side_module(blk), {}, blk.test_define_values)
     assert {p.name for p in built.glob("Vtop*.o")} == {"Vtop__ALL.o"}
