@@ -61,99 +61,46 @@ module aes_cipher_col #(
   // Key registers  //
   ////////////////////
 
-  logic [255:0] key_q, key_d;    // cipher key: window 0 of the schedule
-  logic [255:0] dkey_q, dkey_d;  // decryption key: window Nr of the schedule
+  logic [255:0] key_q;           // cipher key: window 0 of the schedule
+  logic [255:0] dkey_q;          // decryption key: window Nr of the schedule
   logic [1:0]   klen_q, klen_d;
-  logic         kvalid_q, kvalid_d, dkvalid_q, dkvalid_d;
+  logic         kvalid_q;
   logic [3:0]   nr;
   logic [255:0] key_in;
-  logic [1:0]   klen_in;
   logic         key_load, dkey_load;
   logic [255:0] dkey_new;
 
-  assign nr = aes_pkg::num_rounds(klen_q);
-
-  always_comb begin
-    klen_in = (KeyLenMax == 128) ? aes_pkg::AES_KEY_128 : key_len_i;
-    unique case (klen_in)
-      aes_pkg::AES_KEY_192: key_in = {key_i[255:64], 64'h0};
-      aes_pkg::AES_KEY_256: key_in = key_i;
-      default:              key_in = {key_i[255:128], 128'h0};
-    endcase
-  end
-
-  always_comb begin
-    key_d     = key_q;
-    klen_d    = klen_q;
-    kvalid_d  = kvalid_q;
-    dkey_d    = dkey_q;
-    dkvalid_d = dkvalid_q;
-    if (key_load) begin
-      key_d     = key_in & KEY_KEEP;
-      klen_d    = klen_in;
-      kvalid_d  = 1'b1;
-      dkvalid_d = 1'b0;
-    end else if (dkey_load) begin
-      dkey_d    = dkey_new;
-      dkvalid_d = 1'b1;
-    end
-  end
-
   // Wide data registers (key, decryption key, window, rows, mask) are wiped synchronously, by
-  // clear_i or while rst_ni is low: an iCE40 flip-flop has an asynchronous or a synchronous
-  // reset, not both, so an asynchronous reset plus clear_i would cost a LUT4 per bit. Reset
-  // therefore wipes them at the first clock edge it is held over (as the block-RAM read
-  // registers); the control registers keep the asynchronous reset, so the core is idle, with
-  // no key, from the moment rst_ni falls.
+  // clear_i or while rst_ni is low (aes_key_regs' SyncWipe): an iCE40 flip-flop has an
+  // asynchronous or a synchronous reset, not both, so an asynchronous reset plus clear_i would
+  // cost a LUT4 per bit. Reset therefore wipes them at the first clock edge it is held over (as
+  // the block-RAM read registers); the control registers keep the asynchronous reset, so the
+  // core is idle, with no key, from the moment rst_ni falls.
   logic wipe;
   assign wipe = ~rst_ni | clear_i;
 
-  always_ff @(posedge clk_i) begin
-    if (wipe) begin
-      key_q <= '0;
-    end else begin
-      key_q <= key_d;
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      klen_q   <= aes_pkg::AES_KEY_128;
-      kvalid_q <= 1'b0;
-    end else if (clear_i) begin
-      klen_q   <= aes_pkg::AES_KEY_128;
-      kvalid_q <= 1'b0;
-    end else begin
-      klen_q   <= klen_d;
-      kvalid_q <= kvalid_d;
-    end
-  end
-
-  if (DecEnable) begin : gen_dkey
-    always_ff @(posedge clk_i) begin
-      if (wipe) begin
-        dkey_q <= '0;
-      end else begin
-        dkey_q <= dkey_d;
-      end
-    end
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        dkvalid_q <= 1'b0;
-      end else if (clear_i) begin
-        dkvalid_q <= 1'b0;
-      end else begin
-        dkvalid_q <= dkvalid_d;
-      end
-    end
-    assign key_ready_o = kvalid_q & dkvalid_q;
-  end else begin : gen_no_dkey
-    logic unused_dkey;
-    assign unused_dkey = ^{dkey_d, dkvalid_d, dkey_load};
-    assign dkey_q      = '0;
-    assign dkvalid_q   = 1'b0;
-    assign key_ready_o = kvalid_q;
-  end
+  aes_key_regs #(
+    .DecEnable(DecEnable),
+    .KeyLenMax(KeyLenMax),
+    .SyncWipe (1'b1)
+  ) u_key_regs (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .clear_i    (clear_i),
+    .key_i      (key_i),
+    .key_len_i  (key_len_i),
+    .key_load_i (key_load),
+    .dkey_load_i(dkey_load),
+    .dkey_i     (dkey_new),
+    .key_in_o   (key_in),
+    .key_o      (key_q),
+    .klen_o     (klen_q),
+    .klen_d_o   (klen_d),
+    .nr_o       (nr),
+    .kvalid_o   (kvalid_q),
+    .dkey_o     (dkey_q),
+    .key_ready_o(key_ready_o)
+  );
 
   /////////////////
   // Round keys  //
@@ -340,6 +287,8 @@ module aes_cipher_col #(
       );
     end
     assign ksub = '0;
+    logic unused_key_ahead;  // the ROM reads the key step's S-boxes a cycle ahead from these
+    assign unused_key_ahead = ^{klen_d, kvalid_q};
   end
   assign col_in = col_taps(taps_q, col_q, dec);
 

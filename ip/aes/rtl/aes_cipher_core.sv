@@ -69,84 +69,40 @@ module aes_cipher_core #(
   // Key registers  //
   ////////////////////
 
-  logic [255:0] key_q, key_d;    // cipher key: window 0 of the schedule
+  logic [255:0] key_q;           // cipher key: window 0 of the schedule
   // Decryption key: window Nr of the schedule; in the iterative core when not split, window Nr - 1
   // in words 0-3 and round key Nr in words 4-7 (the datapath's gen_dwin).
-  logic [255:0] dkey_q, dkey_d;
+  logic [255:0] dkey_q;
   logic [1:0]   klen_q, klen_d;
-  logic         kvalid_q, kvalid_d, dkvalid_q, dkvalid_d;
   logic [3:0]   nr;
   logic [255:0] key_in;
-  logic [1:0]   klen_in;
   logic         key_load;        // key_we_i taken this cycle
   logic         dkey_load;       // derived decryption key written this cycle
   logic [255:0] dkey_new;
+  logic         unused_kvalid;   // key_ready_o says it
 
-  assign nr = aes_pkg::num_rounds(klen_q);
-
-  always_comb begin
-    klen_in = (KeyLenMax == 128) ? aes_pkg::AES_KEY_128 : key_len_i;
-    unique case (klen_in)
-      aes_pkg::AES_KEY_192: key_in = {key_i[255:64], 64'h0};
-      aes_pkg::AES_KEY_256: key_in = key_i;
-      default:              key_in = {key_i[255:128], 128'h0};
-    endcase
-  end
-
-  always_comb begin
-    key_d     = key_q;
-    klen_d    = klen_q;
-    kvalid_d  = kvalid_q;
-    dkey_d    = dkey_q;
-    dkvalid_d = dkvalid_q;
-    if (key_load) begin
-      key_d     = key_in;
-      klen_d    = klen_in;
-      kvalid_d  = 1'b1;
-      dkvalid_d = 1'b0;
-    end else if (dkey_load) begin
-      dkey_d    = dkey_new;
-      dkvalid_d = 1'b1;
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      key_q    <= '0;
-      klen_q   <= aes_pkg::AES_KEY_128;
-      kvalid_q <= 1'b0;
-    end else if (clear_i) begin
-      key_q    <= '0;
-      klen_q   <= aes_pkg::AES_KEY_128;
-      kvalid_q <= 1'b0;
-    end else begin
-      key_q    <= key_d;
-      klen_q   <= klen_d;
-      kvalid_q <= kvalid_d;
-    end
-  end
-
-  if (DecEnable) begin : gen_dkey
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        dkey_q    <= '0;
-        dkvalid_q <= 1'b0;
-      end else if (clear_i) begin
-        dkey_q    <= '0;
-        dkvalid_q <= 1'b0;
-      end else begin
-        dkey_q    <= dkey_d;
-        dkvalid_q <= dkvalid_d;
-      end
-    end
-    assign key_ready_o = kvalid_q & dkvalid_q;
-  end else begin : gen_no_dkey
-    logic         unused_dkey;
-    assign unused_dkey = ^{dkey_d, dkvalid_d, dkey_load};
-    assign dkey_q      = '0;
-    assign dkvalid_q   = 1'b0;
-    assign key_ready_o = kvalid_q;
-  end
+  aes_key_regs #(
+    .DecEnable(DecEnable),
+    .KeyLenMax(KeyLenMax),
+    .SyncWipe (1'b0)
+  ) u_key_regs (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .clear_i    (clear_i),
+    .key_i      (key_i),
+    .key_len_i  (key_len_i),
+    .key_load_i (key_load),
+    .dkey_load_i(dkey_load),
+    .dkey_i     (dkey_new),
+    .key_in_o   (key_in),
+    .key_o      (key_q),
+    .klen_o     (klen_q),
+    .klen_d_o   (klen_d),
+    .nr_o       (nr),
+    .kvalid_o   (unused_kvalid),
+    .dkey_o     (dkey_q),
+    .key_ready_o(key_ready_o)
+  );
 
   ///////////////
   // Datapath  //
@@ -496,6 +452,10 @@ module aes_cipher_core #(
     logic           dec_q, dec_d, kgen_q, kgen_d;
     logic           adv, accept, empty, bwd;
     logic [127:0]   rk0;
+
+    // The key registers load key_i themselves; the ksel_q choice ahead is the iterative core's.
+    logic unused_key_in;
+    assign unused_key_in = ^{key_in, klen_d};
 
     // Round-key chain: static while blocks are in flight, forward during derivation.
     assign bwd          = dec_q & ~kgen_q;

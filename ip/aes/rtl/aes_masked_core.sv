@@ -100,14 +100,8 @@ module aes_masked_core #(
     assign load[i] = running & (ph_q == 4'(i));
   end
 
-  always_comb begin
-    klen_in = (KeyLenMax == 128) ? aes_pkg::AES_KEY_128 : key_len_i;
-    unique case (klen_in)
-      aes_pkg::AES_KEY_192: key_in = {key_i[255:64], 64'h0};
-      aes_pkg::AES_KEY_256: key_in = key_i;
-      default:              key_in = {key_i[255:128], 128'h0};
-    endcase
-  end
+  assign klen_in = (KeyLenMax == 128) ? aes_pkg::AES_KEY_128 : key_len_i;
+  assign key_in  = aes_pkg::key_align(key_i, klen_in);
 
   //////////////////////////////
   // Masked key-schedule step //

@@ -40,6 +40,16 @@ package aes_pkg;
     endcase
   endfunction
 
+  // A key as the key port holds it (left-aligned, 256 bits), its bits beyond key_len zero: the
+  // key registers and the schedule never see the unused words, whatever software left there.
+  function automatic logic [255:0] key_align(logic [255:0] key, logic [1:0] key_len);
+    unique case (key_len)
+      AES_KEY_192: key_align = {key[255:64], 64'h0};
+      AES_KEY_256: key_align = key;
+      default:     key_align = {key[255:128], 128'h0};
+    endcase
+  endfunction
+
   // S-box arithmetic in a tower field. FIPS-197 section 5.1.1 defines the S-box as the inverse
   // in GF(2^8) = GF(2)[x]/(x^8 + x^4 + x^3 + x + 1) followed by an affine map. The inverse is
   // computed in the isomorphic field GF(2^4)[z]/(z^2 + z + {8}) over
