@@ -106,7 +106,6 @@ module aes_periph #(
   logic [255:0] eng_key;
   logic         eng_err_q, overflow_q;
   logic         iv_load;
-  logic         reg_req_q;   // a register request in the last cycle (for idle_o)
 
   // A command acts one cycle after its write (the register file registers the pulse); STATUS
   // read in that cycle must already show the command's effect, not the state before it.
@@ -263,7 +262,7 @@ module aes_periph #(
   assign out_pop  = (cur_kind == EXT_DOUT) & cur_done & ~aborted & (cur_word == 2'd3);
   assign key_wipe = cmd_key_load | cmd_clear;
 
-  aes_block_fifo #(.Depth(InDepth)) u_in_fifo (
+  periph_fifo #(.Depth(InDepth), .Width(128)) u_in_fifo (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .flush_i (cmd_clear),
@@ -276,7 +275,7 @@ module aes_periph #(
     .level_o (in_level)
   );
 
-  aes_block_fifo #(.Depth(OutDepth)) u_out_fifo (
+  periph_fifo #(.Depth(OutDepth), .Width(128)) u_out_fifo (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .flush_i (cmd_clear),
@@ -346,7 +345,6 @@ module aes_periph #(
       pend_word_q <= '0;
       eng_err_q   <= 1'b0;
       overflow_q  <= 1'b0;
-      reg_req_q   <= 1'b0;
       for (int i = 0; i < 4; i++) begin
         din_q[i]      <= '0;
         iv_stage_q[i] <= '0;
@@ -355,7 +353,6 @@ module aes_periph #(
       pend_q      <= pend_d;
       pend_word_q <= pend_word_d;
       eng_err_q   <= eng_err & ~cmd_clear;
-      reg_req_q   <= reg_req_i;
       // CMD.START with a full input FIFO is refused loudly, never dropped silently.
       overflow_q  <= (overflow_q | (cmd_start & in_full)) & ~cmd_clear;
       for (int i = 0; i < 4; i++) begin
@@ -370,9 +367,13 @@ module aes_periph #(
     end
   end
 
-  assign irq_o         = (hwif_out.IRQ_STATUS.done.value & hwif_out.IRQ_ENABLE.done.value) |
-                         (hwif_out.IRQ_STATUS.err.value & hwif_out.IRQ_ENABLE.err.value) |
-                         (hwif_out.IRQ_STATUS.bus_abort.value & hwif_out.IRQ_ENABLE.bus_abort.value);
+  periph_irq #(.Width(3)) u_irq (
+    .status_i ({hwif_out.IRQ_STATUS.bus_abort.value, hwif_out.IRQ_STATUS.err.value,
+                hwif_out.IRQ_STATUS.done.value}),
+    .enable_i ({hwif_out.IRQ_ENABLE.bus_abort.value, hwif_out.IRQ_ENABLE.err.value,
+                hwif_out.IRQ_ENABLE.done.value}),
+    .irq_o    (irq_o)
+  );
   assign dma_in_req_o  = hwif_out.DMA_CTRL.in_en.value & ~in_full;
   assign dma_out_req_o = hwif_out.DMA_CTRL.out_en.value & ~out_empty;
 
@@ -380,7 +381,7 @@ module aes_periph #(
   // 1 only if the next edge changes no register of this module, the register file or the engine
   // (ip/clock_gate). Everything here moves only on a register access, a CMD pulse (the cycle
   // after its write) or engine activity:
-  // - register request now or last cycle (reg_req_q: singlepulse CMD fields and write side
+  // - register request now or last cycle (periph_idle: singlepulse CMD fields and write side
   //   effects settle in the cycle after), or an external access outstanding (the register
   //   file's external_pending, shown as the stall output, and pend_q here);
   // - engine: busy_o covers blocks in flight, the cipher core (key expansion included), GHASH
@@ -392,9 +393,15 @@ module aes_periph #(
   // The FIFOs, IRQ_STATUS, PERF_* and the KEY/EXPECTED_TAG wipes change only under these terms.
   // One exception: a masked engine's PRNG steps every cycle. Stopping it while idle changes only
   // which masks follow, never a result or a cycle count.
-  assign idle_o = ~reg_req_i & ~reg_req_q & ~reg_req_stall_wr_o & (pend_q == EXT_NONE) &
-                  ~(cmd_key_load | cmd_start | cmd_clear | cmd_gcm_start | cmd_gcm_final | cmd_reseed) &
-                  ~eng_busy & ~eng_out_valid & in_empty & (eng_err == eng_err_q);
+  periph_idle u_idle (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .reg_req_i (reg_req_i),
+    .quiet_i   (~reg_req_stall_wr_o & (pend_q == EXT_NONE) &
+                ~(cmd_key_load | cmd_start | cmd_clear | cmd_gcm_start | cmd_gcm_final | cmd_reseed) &
+                ~eng_busy & ~eng_out_valid & in_empty & (eng_err == eng_err_q)),
+    .idle_o    (idle_o)
+  );
 
   // HWCFG reads the parameters back: each must fit its field (tests/test_reg_enums.py checks the
   // SoC configurations, this every other instance).
