@@ -66,7 +66,7 @@ module aes_cipher_col #(
   logic [1:0]   klen_q, klen_d;
   logic         kvalid_q;
   logic [3:0]   nr;
-  logic [255:0] key_in;
+  logic [255:0] key_in;          // key_i as a key load stores it (the window register takes it too)
   logic         key_load, dkey_load;
   logic [255:0] dkey_new;
 
@@ -79,6 +79,17 @@ module aes_cipher_col #(
   logic wipe;
   assign wipe = ~rst_ni | clear_i;
 
+  logic [255:0] key_r, dkey_r;   // as aes_key_regs holds them
+
+  // nr from klen_q here, not from the key registers: a function of two bits, so a choice by nr
+  // (the pipelined core's result stage) is among three values, not sixteen. The synthesis of the
+  // area figures keeps the hierarchy and sees no constant through a port: the words an AES-128-only
+  // core never uses are masked again on this side, and dkey_i is tied to zero without DecEnable.
+  assign nr     = aes_pkg::num_rounds(klen_q);
+  assign key_in = aes_pkg::key_align(key_i, (KeyLenMax == 128) ? aes_pkg::AES_KEY_128 : key_len_i);
+  assign key_q  = key_r & KEY_KEEP;
+  assign dkey_q = dkey_r & KEY_KEEP;
+
   aes_key_regs #(
     .DecEnable(DecEnable),
     .KeyLenMax(KeyLenMax),
@@ -90,15 +101,13 @@ module aes_cipher_col #(
     .key_i      (key_i),
     .key_len_i  (key_len_i),
     .key_load_i (key_load),
-    .dkey_load_i(dkey_load),
-    .dkey_i     (dkey_new),
-    .key_in_o   (key_in),
-    .key_o      (key_q),
+    .dkey_load_i(DecEnable & dkey_load),
+    .dkey_i     (DecEnable ? dkey_new : '0),  // a constant when unused: no net to keep
+    .key_o      (key_r),
     .klen_o     (klen_q),
     .klen_d_o   (klen_d),
-    .nr_o       (nr),
     .kvalid_o   (kvalid_q),
-    .dkey_o     (dkey_q),
+    .dkey_o     (dkey_r),
     .key_ready_o(key_ready_o)
   );
 

@@ -14,6 +14,11 @@
 // synchronous reset, not both, so the pair would cost a LUT4 per bit (aes_cipher_col, which is
 // sized for iCE40). The valid bits and the key length keep the asynchronous reset either way, so
 // no key is usable from the moment rst_ni falls.
+//
+// The area figures synthesise with the hierarchy kept, where a port hides from both sides what
+// the other knows: the outputs are masked to the words an AES-128-only core keeps (so those
+// flip-flops have no load and go), and the cores mask them again and tie dkey_i to zero without
+// DecEnable (docs/aes_engine.md, "Key handling, clear and errors").
 module aes_key_regs #(
   parameter bit          DecEnable = 1'b1,  // 0: no decryption key register
   parameter int unsigned KeyLenMax = 256,   // 128: AES-128 only
@@ -25,25 +30,23 @@ module aes_key_regs #(
 
   input  logic [255:0] key_i,        // the key port, left-aligned as the register maps write it
   input  logic [1:0]   key_len_i,
-  input  logic         key_load_i,   // store key_i (as key_in_o) and key_len_i
+  input  logic         key_load_i,   // store key_i (aligned to key_len_i) and key_len_i
   input  logic         dkey_load_i,  // store dkey_i as the derived key (ignored with key_load_i)
   input  logic [255:0] dkey_i,
 
-  output logic [255:0] key_in_o,     // key_i with the bits beyond key_len_i zero
-  output logic [255:0] key_o,
+  output logic [255:0] key_o,        // the words beyond KeyLenMax zero
   output logic [1:0]   klen_o,
   output logic [1:0]   klen_d_o,     // the key length of the next cycle
-  output logic [3:0]   nr_o,         // rounds of klen_o
   output logic         kvalid_o,     // a cipher key is loaded
   output logic [255:0] dkey_o,
   output logic         key_ready_o
 );
+  localparam logic [255:0] KEY_KEEP = (KeyLenMax == 128) ? {{128{1'b1}}, 128'h0} : {256{1'b1}};
   logic [255:0] key_q, key_d, dkey_q, dkey_d;
   logic [1:0]   klen_q, klen_d, klen_in;
   logic         kvalid_q, kvalid_d, dkvalid_q, dkvalid_d;
 
-  assign klen_in  = (KeyLenMax == 128) ? aes_pkg::AES_KEY_128 : key_len_i;
-  assign key_in_o = aes_pkg::key_align(key_i, klen_in);
+  assign klen_in = (KeyLenMax == 128) ? aes_pkg::AES_KEY_128 : key_len_i;
 
   always_comb begin
     key_d     = key_q;
@@ -52,7 +55,7 @@ module aes_key_regs #(
     dkey_d    = dkey_q;
     dkvalid_d = dkvalid_q;
     if (key_load_i) begin
-      key_d     = key_in_o;
+      key_d     = aes_pkg::key_align(key_i, klen_in);
       klen_d    = klen_in;
       kvalid_d  = 1'b1;
       dkvalid_d = 1'b0;
@@ -124,12 +127,11 @@ module aes_key_regs #(
     assign key_ready_o = kvalid_q;
   end
 
-  assign key_o    = key_q;
+  assign key_o    = key_q & KEY_KEEP;
   assign klen_o   = klen_q;
   assign klen_d_o = klen_d;
-  assign nr_o     = aes_pkg::num_rounds(klen_q);
   assign kvalid_o = kvalid_q;
-  assign dkey_o   = dkey_q;
+  assign dkey_o   = dkey_q & KEY_KEEP;
 
 endmodule
 
