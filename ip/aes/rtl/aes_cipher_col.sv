@@ -81,10 +81,7 @@ module aes_cipher_col #(
 
   logic [255:0] key_r, dkey_r;   // as aes_key_regs holds them
 
-  // nr from klen_q here, not from the key registers: a function of two bits, so a choice by nr
-  // (the pipelined core's result stage) is among three values, not sixteen. The synthesis of the
-  // area figures keeps the hierarchy and sees no constant through a port: the words an AES-128-only
-  // core never uses are masked again on this side, and dkey_i is tied to zero without DecEnable.
+  // Computed and masked on this side of the port, as in aes_cipher_core (why: aes_key_regs).
   assign nr     = aes_pkg::num_rounds(klen_q);
   assign key_in = aes_pkg::key_align(key_i, (KeyLenMax == 128) ? aes_pkg::AES_KEY_128 : key_len_i);
   assign key_q  = key_r & KEY_KEEP;

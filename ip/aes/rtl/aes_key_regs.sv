@@ -17,8 +17,9 @@
 //
 // The area figures synthesise with the hierarchy kept, where a port hides from both sides what
 // the other knows: the outputs are masked to the words an AES-128-only core keeps (so those
-// flip-flops have no load and go), and the cores mask them again and tie dkey_i to zero without
-// DecEnable (docs/aes_engine.md, "Key handling, clear and errors").
+// flip-flops have no load and go); the cores mask them again, tie dkey_i to zero without
+// DecEnable and take Nr from klen_o themselves, a function of two bits rather than a 4-bit port
+// (docs/aes_engine.md, "Key handling, clear and errors").
 module aes_key_regs #(
   parameter bit          DecEnable = 1'b1,  // 0: no decryption key register
   parameter int unsigned KeyLenMax = 256,   // 128: AES-128 only
