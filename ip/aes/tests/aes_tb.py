@@ -190,13 +190,13 @@ class AesTb:
         self.dut.key_i.value = 0
         # Values read right at a rising edge are the ones from before it: read in ReadOnly.
         bound = 40 + self.variant.key_ready_delay(len(key) * 8)
-        for _ in range(bound):
+        await ReadOnly()
+        if self.dut.key_ready_o.value != 1:
+            try:
+                await with_timeout(RisingEdge(self.dut.key_ready_o), bound * CLOCK_NS, "ns")
+            except SimTimeoutError:
+                raise AssertionError(f"key_ready did not rise within {bound} cycles") from None
             await ReadOnly()
-            if self.dut.key_ready_o.value == 1:
-                break
-            await RisingEdge(self.dut.clk_i)
-        else:
-            raise AssertionError(f"key_ready did not rise within {bound} cycles")
         await self.settle()  # the harness stamps key_ready's rise at this edge
         delay = int(self.dut.key_ready_cycle_o.value) - int(self.dut.key_we_cycle_o.value)
         await RisingEdge(self.dut.clk_i)
