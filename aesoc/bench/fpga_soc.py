@@ -5,7 +5,7 @@ where a block takes minutes, hence a benchmark of its own.
 
 Smoke run: the 'base' SoC on the smallest ECP5 device only, which its memories do not fit:
 synthesis, harness and nextpnr's 'does not fit' count, in about 20 s. (iCE40 adds 50 s for the
-same SoC-specific steps; the fpga and aes-core smoke runs place and route on iCE40.)
+same SoC-specific steps; the fpga smoke run places and routes on iCE40.)
 """
 
 from __future__ import annotations
