@@ -82,12 +82,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     results_dir = Path(args.results or (SMOKE_RESULTS if args.smoke else RESULTS))
     results_dir.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
-    # A smoke run checks the tools, so it reads no placement record: it runs what it reports. It
-    # reads the synthesis records of unchanged sources (the counts Yosys would print again; the
-    # synthesis flow itself is tested on its own) and writes none.
+    # A smoke run checks a benchmark's own code (its runs, records and tables), so it reads the
+    # placement and synthesis records of unchanged sources (what nextpnr and Yosys would report
+    # again; the flow itself is tested with its tools in tests/test_synth.py) and writes none.
     try:
-        with (store.store_at(None, synth_read_only=None if args.no_store else store.STORE) if args.smoke
-              else store.store_at(None if args.no_store else store.STORE)):
+        with store.store_at(None if args.no_store else store.STORE, read_only=args.smoke):
             run_all(registry, names, results_dir, jobs=args.jobs, smoke=args.smoke, place=args.place,
                     verbose=args.verbose, pgo=not args.no_pgo)
     finally:

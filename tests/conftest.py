@@ -169,7 +169,8 @@ def bench_smoke(session_once: SessionOnce) -> Callable[[str], Path]:
     read the folder must not write into it)."""
 
     def results(name: str) -> Path:
-        # --place: aes-core places its smoke variant on ECP5 (seconds); a smoke run never places a SoC.
+        # --place: what the placement records do not hold is placed (aes-core's smoke variant, the
+        # fpga and fpga-soc smoke designs: seconds each); a smoke run never places a SoC.
         argv = ["bench", name, "--smoke", "--place", "--results"]
         folder, status = session_once(f"bench-smoke-{name}", lambda out: cli.main([*argv, str(out)]))
         assert status == 0, f"aesoc bench {name} --smoke exited {status}"

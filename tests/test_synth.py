@@ -147,7 +147,7 @@ def test_synthesis_store_answers_for_the_same_content(tmp_path: Path) -> None:
     design.sources[0].write_text(COUNTER)
     shutil.rmtree(workspace.FPGA_BUILD)
     # A smoke run reads the records and writes none.
-    with store.store_at(None, synth_read_only=store.STORE):
+    with store.store_at(store.STORE, read_only=True):
         assert synth_cache.synth(design, "ice40").stored == again.stored
         assert not workspace.FPGA_BUILD.joinpath("counter-ice40").exists()
         design.sources[0].write_text(COUNTER.replace("int W = 8", "int W = 4"))
@@ -340,7 +340,7 @@ def test_store_answers_for_the_sources_it_was_placed_from(tmp_path: Path) -> Non
     """A seed placed with the store in use leaves a record there (placements/ in the repository):
     with the build cache gone, as on a fresh clone, the record answers without a tool and the
     result names it; after a source change it answers as an earlier design's placement, and
-    placing again replaces it."""
+    placing again replaces it. A smoke run reads the records and writes none."""
     design = _design(tmp_path, "counter", COUNTER, "counter")
     with store.store_at(store.STORE):
         placed = fpga_place.place(design, "up5k", seeds=(1,))
@@ -368,7 +368,18 @@ def test_store_answers_for_the_sources_it_was_placed_from(tmp_path: Path) -> Non
         assert not changed.earlier
         assert changed.harness_ff == 7 and [p.name for p in store.STORE.iterdir()] == ["counter-up5k-seed1.json"]
         assert json.loads(record_path.read_text())["key"] != record["key"]
-    # Without the store (tests, smoke runs) the build cache alone answers.
+    # A smoke run reads the record without a tool run, and writes none for what it places.
+    shutil.rmtree(workspace.FPGA_BUILD)
+    current = record_path.read_text()
+    with store.store_at(store.STORE, read_only=True):
+        assert fpga_place.place(design, "up5k", seeds=(1,)) == changed
+        assert not (workspace.FPGA_BUILD / "counter-up5k" / "nextpnr-seed1.log").exists()
+        design.sources[0].write_text(COUNTER.replace("int W = 8", "int W = 5"))
+        assert fpga_place.place(design, "up5k", seeds=(1,)).harness_ff == 6
+        assert (workspace.FPGA_BUILD / "counter-up5k" / "nextpnr-seed1.log").exists()
+        assert [p.name for p in store.STORE.iterdir()] == ["counter-up5k-seed1.json"]
+        assert record_path.read_text() == current
+    # Without the store (tests) the build cache alone answers.
     shutil.rmtree(workspace.FPGA_BUILD)
     assert fpga_place.placed_fitting(design, ("up5k",), (1,)) is None
 

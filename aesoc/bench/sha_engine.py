@@ -110,7 +110,7 @@ def _unplaced(r: PlaceResult | ToolError | None, smoke: bool) -> list[str]:
 
 def _engine_speed(ctx: BenchContext, runs: list[str]) -> tuple[Table, str, list[dict[str, Any]]]:
     """Each engine variant's ECP5 synthesis (LUT4 + 2 per CCU2C, as aes-core counts), and, but in a
-    smoke run (minutes per seed; aes-core's smoke exercises that flow), its placement on the smallest
+    smoke run (minutes per seed; tests/test_synth.py runs the flow), its placement on the smallest
     LFE5U and iCE40 it fits (placed now with --place, else from the placement store) and ns per
     block at the best Fmax; the size-against-time plot with each family's Pareto front; records."""
     block = ipblock.block("sha")

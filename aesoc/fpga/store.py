@@ -26,24 +26,23 @@ from aesoc.fpga.design import Design, DoesNotFit, TARGET_MHZ, Target, tool_versi
 from aesoc.fpga.synth import SynthResult, script_fingerprint
 
 STORE = REPO / "placements"
+# The store whose placement and synthesis records are read; written only when _writes.
 _store: Path | None = None
-# The synthesis records under _synth_store/synth/ are read; written only when _synth_writes.
-_synth_store: Path | None = None
-_synth_writes = False
+_writes = False
 
 
 @contextmanager
-def store_at(folder: Path | None, synth_read_only: Path | None = None) -> Iterator[None]:
+def store_at(folder: Path | None, read_only: bool = False) -> Iterator[None]:
     """Read and write placement and synthesis records in `folder` while in this block (None: the
-    build cache alone, as tests have it, so that they run the tools they check); with `folder` None,
-    `synth_read_only` is a store whose synthesis records are read but never written (smoke runs)."""
-    global _store, _synth_store, _synth_writes
-    before = _store, _synth_store, _synth_writes
-    _store, _synth_store, _synth_writes = folder, folder or synth_read_only, folder is not None
+    build cache alone, as tests have it, so that they run the tools they check); `read_only`: read
+    them, write none (smoke runs)."""
+    global _store, _writes
+    before = _store, _writes
+    _store, _writes = folder, folder is not None and not read_only
     try:
         yield
     finally:
-        _store, _synth_store, _synth_writes = before
+        _store, _writes = before
 
 
 def _record_path(t: Target, seed: int) -> Path | None:
@@ -101,7 +100,7 @@ def store_record(t: Target, seed: int, outcome: dict[str, Any], bits: tuple[int,
                   seconds: float | None, revision: str) -> None:
     """Write this run's record (replacing one of older sources: one record per design, device and seed)."""
     path = _record_path(t, seed)
-    if path is None:
+    if path is None or not _writes:
         return
     record = {
         "design": t.design.name, "top": t.design.top, "parameters": dict(t.design.parameters),
@@ -161,7 +160,7 @@ def checkout_revision() -> str:
 
 
 def _synth_record_path(name: str) -> Path | None:
-    return None if _synth_store is None else _synth_store / "synth" / name
+    return None if _store is None else _store / "synth" / name
 
 
 def stored_synthesis(name: str, family: str) -> SynthResult | None:
@@ -183,7 +182,7 @@ def keep_synthesis(design: Design, name: str, result: SynthResult) -> None:
     """Add this synthesis to the store (when in use) unless it holds a current record of it (one
     that other synthesis commands made is replaced)."""
     path = _synth_record_path(name)
-    if path is None or not _synth_writes or (path.is_file() and stored_synthesis(name, result.family) is not None):
+    if path is None or not _writes or (path.is_file() and stored_synthesis(name, result.family) is not None):
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     record = {"design": design.name, "top": design.top, "flatten": design.flatten,
