@@ -170,9 +170,9 @@ async def sp800_38a(dut: Any) -> None:
             await run_message(tb, mode, DEC, key, iv, cipher, plain, what=f"38A mode {mode} AES-{key_bits} dec")
 
 
-async def run_cavp(tb: AesTb, kinds: tuple[str, ...]) -> int:
+async def run_cavp(tb: AesTb, kinds: tuple[str, ...], modes: tuple[int, ...] = (MODE_ECB, MODE_CBC)) -> int:
     count = 0
-    for mode in (MODE_ECB, MODE_CBC):
+    for mode in modes:
         for key_bits in tb.variant.key_sizes:
             for kind in kinds:
                 path = cavp_file(mode, kind, key_bits)
@@ -189,9 +189,11 @@ async def run_cavp(tb: AesTb, kinds: tuple[str, ...]) -> int:
 
 @cocotb.test()
 async def cavp_known_answer(dut: Any) -> None:
-    """AESAVS known-answer files GFSbox, KeySbox, VarKey, VarTxt (ECB and CBC) from cryptography-vectors."""
+    """AESAVS known-answer files GFSbox, KeySbox, VarKey, VarTxt from cryptography-vectors, in ECB: the
+    CBC files hold the same single blocks under a zero IV (every key, text and result equal), so CBC
+    is checked by the multi-block files, SP 800-38A and the differential test instead."""
     tb = await started(dut)
-    count = await run_cavp(tb, ("GFSbox", "KeySbox", "VarKey", "VarTxt"))
+    count = await run_cavp(tb, ("GFSbox", "KeySbox", "VarKey", "VarTxt"), (MODE_ECB,))
     dut._log.info("CAVP known-answer vectors passed: %d", count)
 
 
