@@ -12,7 +12,7 @@ from typing import Any
 from cocotb.handle import ArrayObject
 
 from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, SimTimeoutError, with_timeout
+from cocotb.triggers import ClockCycles, First, ReadOnly, RisingEdge, SimTimeoutError, with_timeout
 
 # This checkout's aesoc, even where the simulator's Python would find another installed copy.
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
@@ -190,13 +190,7 @@ class AesTb:
         self.dut.key_i.value = 0
         # Values read right at a rising edge are the ones from before it: read in ReadOnly.
         bound = 40 + self.variant.key_ready_delay(len(key) * 8)
-        await ReadOnly()
-        if self.dut.key_ready_o.value != 1:
-            try:
-                await with_timeout(RisingEdge(self.dut.key_ready_o), bound * CLOCK_NS, "ns")
-            except SimTimeoutError:
-                raise AssertionError(f"key_ready did not rise within {bound} cycles") from None
-            await ReadOnly()
+        await self.until_high(self.dut.key_ready_o, cycles=bound, what="key_ready did not rise")
         await self.settle()  # the harness stamps key_ready's rise at this edge
         delay = int(self.dut.key_ready_cycle_o.value) - int(self.dut.key_we_cycle_o.value)
         await RisingEdge(self.dut.clk_i)
@@ -247,6 +241,18 @@ class AesTb:
             first_in=int(dut.first_in_o.value),
             last_out=int(dut.last_out_o.value),
         )
+
+    async def until_high(self, *signals: Any, cycles: int, what: str) -> None:
+        """Return in the ReadOnly phase of the first cycle in which one of `signals` is high, within
+        `cycles` (else fail with `what`): one trigger, not a Python turn per cycle."""
+        await ReadOnly()
+        if any(s.value == 1 for s in signals):
+            return
+        try:
+            await with_timeout(First(*(RisingEdge(s) for s in signals)), cycles * CLOCK_NS, "ns")
+        except SimTimeoutError:
+            raise AssertionError(f"{what} within {cycles} cycles") from None
+        await ReadOnly()
 
     async def settle(self) -> None:
         """Next rising edge, then the settled values of that cycle (drive again after an edge)."""

@@ -11,7 +11,7 @@ from typing import Any
 
 import cocotb
 from cocotb.utils import get_sim_time
-from cocotb.triggers import First, ReadOnly, RisingEdge, SimTimeoutError, with_timeout
+from cocotb.triggers import RisingEdge
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from aes_tb import CLOCK_NS, DEC, ENC, GCM_AAD, GCM_IV, GCM_TEXT, MODE_CTR, MODE_GCM, AesTb, block_ints, registers
@@ -58,15 +58,7 @@ async def feed(tb: AesTb, phase: int, data: bytes, results: bool, gap: int, stal
 
 
 async def wait_tag(tb: AesTb, bound: int = 2000) -> None:
-    dut = tb.dut
-    await ReadOnly()
-    if dut.gcm_tag_valid_o.value != 1 and dut.err_o.value != 1:
-        # One trigger, not a Python turn per cycle: the GCM tests wait here thousands of times.
-        try:
-            await with_timeout(First(RisingEdge(dut.gcm_tag_valid_o), RisingEdge(dut.err_o)), bound * CLOCK_NS, "ns")
-        except SimTimeoutError:
-            raise AssertionError("tag never became valid") from None
-        await ReadOnly()
+    await tb.until_high(tb.dut.gcm_tag_valid_o, tb.dut.err_o, cycles=bound, what="tag never became valid")
     assert tb.dut.err_o.value == 0, "err_o raised during the message"
     await RisingEdge(tb.dut.clk_i)
 
