@@ -1,13 +1,17 @@
 """Shared build steps are safe across processes (pytest-xdist workers, two `aesoc` commands in one
-checkout): generation is exclusive and reentrant, writes are atomic, and a program built by two
-processes at once is linked once and read whole by both."""
+checkout): generation is exclusive and reentrant, writes are atomic, a program built by two
+processes at once is linked once and read whole by both, and programs share the objects of the
+library sources they compile alike."""
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import subprocess
 import time
 from pathlib import Path
+
+import pytest
 
 from aesoc.common import toolchain
 from aesoc.common.toolchain import REPO
@@ -75,3 +79,54 @@ def test_firmware_built_by_two_processes_at_once_is_linked_once() -> None:
     # The second process found the first one's build instead of linking over it.
     assert mtime_a == mtime_b
     assert not list(out.glob(".*.tmp"))
+
+
+def _loadable(elf: Path, out: Path) -> tuple[bytes, str]:
+    """What the harness loads of an ELF: its sections' bytes and the segments' addresses."""
+    subprocess.run([toolchain.riscv_tool("objcopy"), "-O", "binary", str(elf), str(out)], check=True)
+    segments = subprocess.run([toolchain.riscv_tool("readelf"), "-lW", str(elf)], capture_output=True, text=True,
+                              check=True).stdout
+    return out.read_bytes(), "\n".join(line for line in segments.splitlines() if "LOAD" in line)
+
+
+def test_programs_share_library_objects_and_link_as_one_command(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second program of a configuration compiles none of the library sources the first one
+    compiled, and its ELF loads exactly what one compile-and-link command of all its sources
+    makes: the same code at the same addresses, so no cycle count depends on the object cache."""
+    config = description.load_config("full")  # the second program calls into several objects
+    monkeypatch.setattr(firmware, "OBJECTS", tmp_path / "objects")
+    compiled: dict[str, Path] = {}
+    real_compile, real_run = firmware._compile, firmware.subprocess.run
+
+    def compile_one(cmd: list[str], source: Path, obj: Path) -> None:
+        compiled[str(obj)] = source
+        real_compile(cmd, source, obj)
+
+    links: list[list[str]] = []
+
+    def run(cmd: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        if "-c" not in cmd:
+            links.append(list(cmd))
+        return real_run(cmd, **kwargs)  # type: ignore[call-overload, no-any-return]
+
+    monkeypatch.setattr(firmware, "_compile", compile_one)
+    monkeypatch.setattr(firmware.subprocess, "run", run)
+    names = ("objects-test-first", "objects-test-second")
+    for name in names:
+        for stale in firmware.elf_path(config.name, name).parent.glob("*"):
+            stale.unlink()
+    firmware.build(REPO / "fw" / "tests" / "aes_dev", config, name=names[0])
+    first = dict(compiled)
+    assert first and all(path.parent.parent.name != "tests" for path in first.values())
+    second = firmware.build(REPO / "fw" / "tests" / "sha_dma", config, name=names[1])
+    assert compiled == first, "the second program compiled a library source again"
+    # The same program as one command: the library sources in the order they were compiled (the
+    # build's order of sources) where the link names its first object, before the program's own.
+    link = links[-1]
+    at = next(i for i, arg in enumerate(link) if arg in compiled)
+    rest = [arg for arg in link if arg not in compiled and not arg.startswith("-Wl,-Map=")]
+    one = [*rest[:at], *map(str, compiled.values()), *rest[at:]]
+    one = [str(tmp_path / "one.elf") if arg.endswith(".elf.tmp") else arg for arg in one]
+    real_run(one, check=True, capture_output=True)
+    assert _loadable(second.elf, tmp_path / "cached.bin") == _loadable(tmp_path / "one.elf", tmp_path / "one.bin")

@@ -2,7 +2,8 @@
 
 A program is a folder of C and assembly sources (fw/tests/NAME, fw/bench/NAME, or an IP's
 fw/ folder); it is linked with crt0, the common library fw/lib and every IP driver under
-ip/*/sw. The ELF lands in build/fw/CONFIG/NAME/, rebuilt only when a source or flag changed.
+ip/*/sw. The ELF lands in build/fw/CONFIG/NAME/, rebuilt only when a source or flag changed; the
+startup and library objects are shared by the programs that compile them alike (_objects).
 
 Placement "sram" (fw/link.ld) puts everything in SRAM0. Placement "xip" (fw/link_xip.ld) executes
 in place from the flash: code, read-only data and the load image of .data in the flash window, a
@@ -12,7 +13,9 @@ boot stub (fw/crt0_xip.S, fw/xip_boot.c, the XIP driver) at the reset vector in 
 from __future__ import annotations
 
 import hashlib
+import os
 import subprocess
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -25,6 +28,8 @@ from aesoc.soc.description import SocConfig
 
 FW = REPO / "fw"
 GEN = BUILD / "gen"
+# Compiled startup and library sources, shared by the programs that compile them alike (_objects).
+OBJECTS = BUILD / "fw-obj"
 # ISA spec 2.2 keeps Zicsr and Zifencei inside I, which is what selects the rv32im multilib.
 ARCH_FLAGS = ["-march=rv32im", "-mabi=ilp32", "-misa-spec=2.2"]
 Placement = Literal["sram", "xip"]
@@ -105,10 +110,12 @@ def build(program_dir: Path, config: SocConfig, *, name: str | None = None,
     else:
         startup, link_script = [FW / "crt0.S", FW / "trap.S"], FW / "link.ld"
         link_inputs = [link_script, platform_dir / "memory.ld"]
-    sources = [*startup, *lib_sources, *_sources(program_dir)]
-    includes = [FW / "lib", platform_dir, *reg_dirs, *driver_dirs, *lib_dirs, program_dir]
-    cmd = [riscv_tool("gcc"), *ARCH_FLAGS, *COMMON_FLAGS, *cflags]
-    cmd += [f"-I{d}" for d in includes]
+    shared = [*startup, *lib_sources]
+    sources = [*shared, *_sources(program_dir)]
+    lib_includes = [FW / "lib", platform_dir, *reg_dirs, *driver_dirs, *lib_dirs]
+    includes = [*lib_includes, program_dir]
+    compile_cmd = [riscv_tool("gcc"), *ARCH_FLAGS, *COMMON_FLAGS, *cflags]
+    cmd = [*compile_cmd, *[f"-I{d}" for d in includes]]
     cmd += [f"-L{platform_dir}", f"-T{link_script}", "-Wl,--gc-sections"]
     headers = sorted(h for d in includes for h in d.glob("*.h"))
     inputs = [*sources, *headers, *link_inputs]
@@ -132,7 +139,8 @@ def build(program_dir: Path, config: SocConfig, *, name: str | None = None,
             return Firmware(name, elf)
         out_dir.mkdir(parents=True, exist_ok=True)
         tmp_elf, tmp_map = out_dir / f".{name}.elf.tmp", out_dir / f".{name}.map.tmp"
-        full = [*cmd, *map(str, sources), "-o", str(tmp_elf), f"-Wl,-Map={tmp_map}"]
+        objects = _objects([*compile_cmd, *[f"-I{d}" for d in lib_includes]], shared, lib_includes)
+        full = [*cmd, *map(str, objects), *map(str, _sources(program_dir)), "-o", str(tmp_elf), f"-Wl,-Map={tmp_map}"]
         proc = subprocess.run(full, capture_output=True, text=True)
         if proc.returncode != 0:
             log = save_log(f"gcc-{name}", f"$ {' '.join(full)}\n{proc.stdout}{proc.stderr}")
@@ -141,3 +149,38 @@ def build(program_dir: Path, config: SocConfig, *, name: str | None = None,
         tmp_elf.replace(elf)
         write_atomic(stamp, h.hexdigest())
     return Firmware(name, elf)
+
+
+def _objects(cmd: list[str], sources: list[Path], includes: list[Path]) -> list[Path]:
+    """The objects of the startup and library sources (fw/lib, the drivers, `libs`), each compiled
+    once per compiler command and headers and kept in OBJECTS: most programs of one configuration
+    share them, and a program's own sources are all that is compiled with it. A library source
+    sees no program folder, so its object is the same for every program. Linked in the order of
+    `sources`, the ELF is the one a single compile-and-link command would make (same sections,
+    same addresses)."""
+    digest = hashlib.sha256(" ".join(cmd).encode())
+    for header in sorted(h for d in includes for h in d.glob("*.h")):
+        digest.update(str(header).encode() + b"\0" + header.read_bytes())
+    objects = []
+    for source in sources:
+        key = digest.copy()
+        key.update(str(source).encode() + b"\0" + source.read_bytes())
+        obj = OBJECTS / f"{source.stem}-{key.hexdigest()[:24]}.o"
+        if not obj.is_file():
+            _compile(cmd, source, obj)
+        objects.append(obj)
+    return objects
+
+
+def _compile(cmd: list[str], source: Path, obj: Path) -> None:
+    """Compile one source to `obj` through a temporary name: a process that finds `obj` finds it
+    whole (two processes that both miss it compile the same object; the later rename wins)."""
+    obj.parent.mkdir(parents=True, exist_ok=True)
+    tmp = obj.with_name(f".{obj.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    full = [*cmd, "-c", str(source), "-o", str(tmp)]
+    proc = subprocess.run(full, capture_output=True, text=True, cwd=REPO)
+    if proc.returncode != 0:
+        tmp.unlink(missing_ok=True)
+        log = save_log(f"gcc-{source.stem}", f"$ {' '.join(full)}\n{proc.stdout}{proc.stderr}")
+        raise ToolError(f"firmware library source {source} failed to build; {log_tail(log)}")
+    tmp.replace(obj)
