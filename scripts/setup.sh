@@ -55,17 +55,18 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || ! own_aesoc; then
   pip_install=("$venv/bin/python" -m pip install -q --disable-pip-version-check --root-user-action=ignore)
   # uv puts the packages in within seconds where pip took about a minute (40 CPU-seconds), with
   # pip's own settings of this machine (certificates, local wheels); pip itself if uv cannot.
-  # --compile-bytecode, as pip does by default: without .pyc files every Python process (a few
-  # hundred cocotb simulations, Yosys and nextpnr runs, FuseSoC, LiteX) compiles the modules it
-  # imports again where the environment sets PYTHONDONTWRITEBYTECODE (this machine's does):
-  # importing a cocotb test module took 0.55 s instead of 0.22.
+  # With their bytecode compiled (UV_COMPILE_BYTECODE, unless the caller set it), as pip does by
+  # default: without .pyc files every Python process (a few hundred cocotb simulations, Yosys and
+  # nextpnr runs, FuseSoC, LiteX) compiles the modules it imports again where the environment sets
+  # PYTHONDONTWRITEBYTECODE (this machine's does): importing a cocotb test module took 0.55 s
+  # instead of 0.22.
   uv_pin=$(python3 -c 'import sys, tomllib
 print(tomllib.load(open(sys.argv[1], "rb"))["tool"]["aesoc"]["installer"]["uv"])' "$repo/pyproject.toml")
   uv_env=() uv_args=()
   [ -z "${PIP_CERT:-}" ] || uv_env+=("SSL_CERT_FILE=$PIP_CERT")
   [ -z "${PIP_FIND_LINKS:-}" ] || uv_args+=(--find-links "$PIP_FIND_LINKS")
   if ! { "${pip_install[@]}" "uv==$uv_pin" &&
-         env "${uv_env[@]}" "$venv/bin/uv" pip install -q --compile-bytecode --python "$venv/bin/python" "${uv_args[@]}" -e "$repo"; }; then
+         env "${uv_env[@]}" UV_COMPILE_BYTECODE="${UV_COMPILE_BYTECODE:-1}" "$venv/bin/uv" pip install -q --python "$venv/bin/python" "${uv_args[@]}" -e "$repo"; }; then
     echo "setup: uv could not install the packages; pip installs them"
     "${pip_install[@]}" -e "$repo"
   fi
