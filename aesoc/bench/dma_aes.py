@@ -42,6 +42,7 @@ AES_ROUNDS = {128: 10, 192: 12, 256: 14}
 # The whole sweep (every size, key, mode and DMA configuration) is one long run.
 MAX_CYCLES = 400_000_000
 SMOKE = ("-DDMA_AES_SMOKE",)  # the firmware's short run: default configuration, AES-128, software up to 1 KB
+SWEEP = (*SMOKE, "-DDMA_AES_SWEEP")  # a sweep point's run: the short run's sweep section only
 # The placement sweep (iterative engine): the default configuration's AES-128 requests again with
 # this many bytes of code and of data ahead of the benchmark's own (fw/bench/dma_aes,
 # DMA_AES_PLACEMENT), as other programs would place the caller against the driver. The caches are

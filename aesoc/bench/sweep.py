@@ -1,5 +1,5 @@
 """`aesoc sweep`: a design-space sweep of RTL parameters, each point a Verilator build of the SoC
-plus a run of the dma-aes benchmark's short firmware, spread over a Dask cluster.
+plus a run of the dma-aes benchmark's firmware in its sweep-only build, spread over a Dask cluster.
 
 A point is a set of instance parameters over a base configuration (default `full`), for example
 aes.RoundsPerCycle=2 and dma.FifoDepth=32. The point's description is written beside the build
@@ -39,9 +39,9 @@ DEFAULT_BASE = "full"
 # AES engine rounds per cycle × DMA channel FIFO depth: the engine's speed against how much data
 # the DMA keeps in flight.
 DEFAULT_AXES = ("aes.RoundsPerCycle=1,2", "dma.FifoDepth=32,64")
-# The dma-aes benchmark's short run: the default DMA set-up, AES-128, every size up to 16 KB.
+# The dma-aes benchmark's sweep-only run: the default DMA set-up, AES-128, every size up to 16 KB.
 PROGRAM = dma_aes.PROGRAM
-CFLAGS = (*dma_aes.CFLAGS, *dma_aes.SMOKE)
+CFLAGS = (*dma_aes.CFLAGS, *dma_aes.SWEEP)
 LIBS = ("crypto",)
 OPS = ("cbc-enc", "cbc-dec", "ctr")
 
@@ -183,8 +183,8 @@ def _result(base: str, axes: Sequence[Axis], outs: list[dict[str, Any]], results
         title=f"Sweep over '{base}': AES-128 through the DMA, cycles per byte at {nbytes:,} B",
         columns=[*columns, *(f"{op} c/B" for op in OPS), "configuration", "run"],
         rows=rows,
-        notes=["Each point a Verilator build of the configuration and one run of fw/bench/dma_aes in its short "
-               "mode (default DMA set-up, AES-128); cycles per byte of the whole request as the caller sees it.",
+        notes=["Each point a Verilator build of the configuration and one run of fw/bench/dma_aes built for a "
+               "sweep point (DMA_AES_SWEEP: default DMA set-up, AES-128); cycles per byte of the whole request as the caller sees it.",
                *(f"[{i}] `{o['run']}`" for i, o in enumerate(outs, 1))])
     plot = bar_chart(results_dir / "sweep_ctr.png", [label(tuple(map(tuple, o["point"]))) for o in outs],
                      [_cpb(o, "ctr")[1] for o in outs],
