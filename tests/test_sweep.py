@@ -3,7 +3,8 @@ masking × DMA FIFO depth, two points) runs each point on a worker, and its tabl
 the report. Both points elaborate to named configurations (`full`, `full-masked`), so each runs
 on the model other tests build: a generated point's own model (a build of about 45 CPU-s, the
 largest part of this test) would test nothing the rest does not. A point that names no
-configuration is written as a description and elaborated (below), and a model is built from a
+configuration is written as a description and elaborated by
+test_point_gets_a_named_configuration_or_a_generated_description, and a model is built from a
 description file by tests/test_socgen.py's example SoC."""
 
 from __future__ import annotations
