@@ -110,8 +110,8 @@ def build(program_dir: Path, config: SocConfig, *, name: str | None = None,
     else:
         startup, link_script = [FW / "crt0.S", FW / "trap.S"], FW / "link.ld"
         link_inputs = [link_script, platform_dir / "memory.ld"]
-    shared = [*startup, *lib_sources]
-    sources = [*shared, *_sources(program_dir)]
+    shared, own = [*startup, *lib_sources], _sources(program_dir)
+    sources = [*shared, *own]
     lib_includes = [FW / "lib", platform_dir, *reg_dirs, *driver_dirs, *lib_dirs]
     includes = [*lib_includes, program_dir]
     compile_cmd = [riscv_tool("gcc"), *ARCH_FLAGS, *COMMON_FLAGS, *cflags]
@@ -140,7 +140,7 @@ def build(program_dir: Path, config: SocConfig, *, name: str | None = None,
         out_dir.mkdir(parents=True, exist_ok=True)
         tmp_elf, tmp_map = out_dir / f".{name}.elf.tmp", out_dir / f".{name}.map.tmp"
         objects = _objects([*compile_cmd, *[f"-I{d}" for d in lib_includes]], shared, lib_includes)
-        full = [*cmd, *map(str, objects), *map(str, _sources(program_dir)), "-o", str(tmp_elf), f"-Wl,-Map={tmp_map}"]
+        full = [*cmd, *map(str, objects), *map(str, own), "-o", str(tmp_elf), f"-Wl,-Map={tmp_map}"]
         proc = subprocess.run(full, capture_output=True, text=True)
         if proc.returncode != 0:
             log = save_log(f"gcc-{name}", f"$ {' '.join(full)}\n{proc.stdout}{proc.stderr}")
