@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Wishbone B4 classic crossbar: N masters x M slaves, zero added latency, burst-locked arbitration.
+// Wishbone B4 classic crossbar: N masters x M slaves, burst-locked arbitration; zero added latency,
+// or (RegGrant) grants from registers, parked on the last owner.
 
 `default_nettype none
 
@@ -17,7 +18,11 @@ module wb_xbar #(
   parameter int unsigned TimeoutCycles = 256,
   // Grants the high-priority class may take in a row on a slave while a low-priority master
   // waits there; the next arbitration then goes to the low class (README, "Arbitration").
-  parameter int unsigned PrioBudget = 8
+  parameter int unsigned PrioBudget = 8,
+  // 1: a slave's grant comes from a register that stays with its last owner, so no master's
+  // request reaches another master's ACK in the same cycle (the SoC's cross-block paths); a
+  // master whose slave is parked on another one waits one cycle more (README, "Registered grant").
+  parameter bit RegGrant = 1'b0
 ) (
   input  logic clk_i,
   input  logic rst_ni,
@@ -82,7 +87,7 @@ module wb_xbar #(
     logic [NM-1:0] req, arb_gnt, own;
     logic [NM-1:0] owner_d, owner_q;
     logic          locked_d, locked_q;
-    logic          free, beat_busy, beat_done, burst_open, to_fire, to_q;
+    logic          advance, beat_busy, beat_done, burst_open, to_fire, to_q;
     logic [2:0]    own_cti;
     logic          cyc, stb, we;
     logic [29:0]   adr;
@@ -104,13 +109,19 @@ module wb_xbar #(
       .rst_ni,
       .req_i    (req),
       .prio_i   (m_prio_i),
-      .advance_i(free),
+      .advance_i(advance),
       .gnt_o    (arb_gnt)
     );
 
     // A timed-out slave gets one idle cycle before anyone may own it again.
-    assign free = !locked_q && !to_q;
-    assign own  = locked_q ? owner_q : (free ? arb_gnt : '0);
+    if (RegGrant) begin : gen_own_reg
+      assign own = to_q ? '0 : owner_q;
+    end else begin : gen_own_comb
+      logic free;
+      assign free    = !locked_q && !to_q;
+      assign own     = locked_q ? owner_q : (free ? arb_gnt : '0);
+      assign advance = free;
+    end
 
     always_comb begin
       cyc     = 1'b0;
@@ -123,7 +134,8 @@ module wb_xbar #(
       bte     = '0;
       // AND-OR mux: own is one-hot or zero.
       for (int unsigned m = 0; m < NM; m++) begin
-        cyc     = cyc | (own[m] & m_cyc_i[m]);
+        // A parked owner's CYC only while it addresses this slave or holds its lock.
+        cyc     = cyc | (own[m] & m_cyc_i[m] & (!RegGrant || dec[m][s] || locked_q));
         // A locked owner may address another slave meanwhile; only its accesses here strobe.
         stb     = stb | (own[m] & m_cyc_i[m] & m_stb_i[m] & dec[m][s]);
         we      = we | (own[m] & m_we_i[m]);
@@ -150,8 +162,18 @@ module wb_xbar #(
     assign burst_open = (own_cti == CTI_CONST) || (own_cti == CTI_INCR);
 
     // Hold the grant until a classic/end-of-burst beat completes, CYC drops or the slave times out.
-    assign locked_d = (|own) && cyc && !to_fire && !(beat_done && !burst_open);
-    assign owner_d  = (|own) ? own : owner_q;
+    if (RegGrant) begin : gen_owner_reg
+      // A parked owner locks the slave with its first strobe here, as an arbitration win would.
+      assign locked_d = (locked_q ? cyc : beat_busy) && !to_fire && !(beat_done && !burst_open);
+      // Unlocked, the next owner is the arbiter's pick of this cycle's requests (the owner's own
+      // included, so it keeps the slave while alone); nobody asking leaves it parked. A timeout
+      // keeps the owner one cycle more: to_owner names it.
+      assign advance = !locked_d && !to_fire;
+      assign owner_d = (advance && |arb_gnt) ? arb_gnt : owner_q;
+    end else begin : gen_owner_comb
+      assign locked_d = (|own) && cyc && !to_fire && !(beat_done && !burst_open);
+      assign owner_d  = (|own) ? own : owner_q;
+    end
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin

@@ -286,6 +286,8 @@ class Monitor:
         self.hi_run = [0] * ns
         self.cnt = [0] * ns
         self.to_owner: list[int | None] = [None] * ns
+        # RegGrant: the master each slave is parked on (its grant register).
+        self.park: list[int | None] = [None] * ns
         self.unmapped_q = [False] * nm
         self.arb_log: list[tuple] = []  # (cycle, slave, requesters, winner, prio tuple)
 
@@ -308,6 +310,14 @@ class Monitor:
         elif winner is not None:
             self.hi_run[s] += 1
 
+    def _rearbitrate(self, s: int, req: list[int], prio: list[int]) -> None:
+        """RegGrant: the arbiter's pick of this cycle's requests owns slave s from the next cycle."""
+        winner = self._pick(s, req, prio) if req else None
+        self._count(s, req, prio, winner)
+        if winner is not None:
+            self.park[s] = winner
+            self.last[s][prio[winner]] = winner
+
     def check(self, cycle: int, drv: list[tuple], prio: list[int], out: dict) -> None:
         b, nm, ns = self.b, self.b.nm, self.b.ns
         dec = [b.decode(d[3]) if d[0] and d[1] else None for d in drv]
@@ -329,7 +339,13 @@ class Monitor:
                 if drv[o][0] and drv[o][1] and dec_any[o] == s:
                     exp_err[o] = True
                 self.to_owner[s], self.lock[s], self.cnt[s] = None, None, 0
-                self._count(s, req, prio, None)
+                if b.reg_grant:
+                    self._rearbitrate(s, req, prio)
+                else:
+                    self._count(s, req, prio, None)
+                continue
+            if b.reg_grant:
+                self._check_parked(s, cycle, drv, dec_any, req, prio, out, exp_ack, exp_err)
                 continue
             owner = self.lock[s]
             if owner is None:
@@ -381,6 +397,53 @@ class Monitor:
                 fail(f"master {m}: read data {out['m_dat'][m]:#x} != {exp_dat:#x}")
 
 
+    def _check_parked(self, s: int, cycle: int, drv: list[tuple], dec_any: list[int | None], req: list[int],
+                      prio: list[int], out: dict, exp_ack: list[bool], exp_err: list[bool]) -> None:
+        """One slave in a RegGrant cycle: only its parked owner reaches it; unlocked, the arbiter
+        picks the next owner from this cycle's requests."""
+        sl = self.b.slaves[s]
+        owner = self.park[s]
+        got = (out["s_cyc"][s], out["s_stb"][s])
+        if owner is None:
+            if got != (0, 0):
+                raise AssertionError(f"cycle {cycle}: slave {s} strobed before any grant")
+            self._rearbitrate(s, req, prio)
+            return
+        d = drv[owner]
+        locked = self.lock[s] == owner
+        exp_cyc = bool(d[0] and (dec_any[owner] == s or locked))
+        exp_stb = bool(d[0] and d[1] and dec_any[owner] == s)
+        if got != (int(exp_cyc), int(exp_stb)):
+            raise AssertionError(f"cycle {cycle}: slave {s}: cyc/stb {got}, expected parked owner m{owner} -> "
+                                 f"{(int(exp_cyc), int(exp_stb))}")
+        fields = (out["s_we"][s], out["s_adr"][s], out["s_dat"][s], out["s_sel"][s], out["s_cti"][s],
+                  out["s_bte"][s])
+        if fields != (int(d[2]), d[3], d[4], d[5], d[6], d[7]):
+            raise AssertionError(f"cycle {cycle}: slave {s}: request fields {fields} differ from owner m{owner}'s")
+        done = exp_stb and (sl.ack or sl.err)
+        if exp_stb:
+            exp_ack[owner], exp_err[owner] = sl.ack, sl.err
+            if not locked:
+                # The access's first cycle at the slave: its grant, as arb_log counts grants.
+                self.arb_log.append((cycle, s, tuple(req), owner, tuple(prio)))
+        fire = False
+        if exp_stb and not done:
+            self.cnt[s] += 1
+            fire = bool(self.b.timeout) and self.cnt[s] == self.b.timeout
+        else:
+            self.cnt[s] = 0
+        held = exp_cyc if locked else exp_stb
+        if fire:
+            self.to_owner[s], self.lock[s], self.cnt[s] = owner, None, 0
+            self._count(s, req, prio, None)
+        elif held and not (done and d[6] not in (CTI_CONST, CTI_INCR)):
+            self.lock[s] = owner
+            self._count(s, req, prio, None)
+        else:
+            self.lock[s] = None
+            self._rearbitrate(s, req, prio)
+
+
 # --------------------------------------------------------------------------------------------------
 # Bench
 # --------------------------------------------------------------------------------------------------
@@ -392,6 +455,7 @@ class Bench:
         assert self.ns >= 3, "bench needs a zero-wait, a random-wait and a dead slave"
         self.timeout = int(os.environ["WB_XBAR_TIMEOUT"])
         self.budget = int(os.environ["WB_XBAR_BUDGET"])
+        self.reg_grant = os.environ["WB_XBAR_REG_GRANT"] == "1"
         self.base, self.mask = slave_map(self.ns)
         self.rng = random.Random(seed)
         self.masters = [MasterBfm(m, random.Random(seed * 100 + m)) for m in range(self.nm)]
@@ -480,6 +544,12 @@ class Bench:
                 return
             await self.step()
         raise AssertionError(f"masters still busy after {limit} cycles (hang?)")
+
+
+def grant_wait(b: Bench, s: int, m: int) -> int:
+    """Cycles the crossbar adds before master m's next access reaches slave s: one with RegGrant
+    while s is parked on another master, else none."""
+    return int(b.reg_grant and b.monitor.park[s] != m)
 
 
 async def start(dut, seed: int = 1) -> Bench:
@@ -607,20 +677,23 @@ async def test_random_traffic(dut):
 
 @cocotb.test()
 async def test_idle_latency_and_burst_rate(dut):
-    """Zero added latency: same-cycle request, ACK one cycle after STB, 8-beat bursts at 1 beat/cycle,
-    while the other masters keep other slaves busy."""
+    """Zero added latency (RegGrant: one cycle while the slave is parked on another master):
+    same-cycle request, ACK one cycle after STB, 8-beat bursts at 1 beat/cycle, while the other
+    masters keep other slaves busy."""
     b = await start(dut, seed=12)
     rng = random.Random(6)
     ref = RefMem()
     s0 = b.zero_wait[0]
     for m in range(b.nm):
         single = mem_op(ref, s0, [region_word(s0, m, 3)], False, rng, tag="single")
+        wait = grant_wait(b, s0, m)
+        assert wait == int(b.reg_grant)  # parked on nobody after reset, then on m - 1
         b.masters[m].push(single)
         await b.run_until_idle(20)
         single.check()
-        assert single.ack_cycles() == [single.start + 1]
+        assert single.ack_cycles() == [single.start + wait + 1]
         seen = [e for e in b.slaves[s0].log if e[1] == single.end]
-        assert seen and seen[0][0] == single.start, "slave did not see STB in the master's first cycle"
+        assert seen and seen[0][0] == single.start + wait, "slave did not see STB in the granted cycle"
 
         # Others generate traffic on every slave but s0 meanwhile.
         others = [x for x in range(b.nm) if x != m]
@@ -632,6 +705,7 @@ async def test_idle_latency_and_burst_rate(dut):
         for writes in (True, False):
             words = [region_word(s0, m, 16 + i) for i in range(8)]
             burst = mem_op(ref, s0, words, writes, rng, "incr", tag=("burst", writes))
+            assert grant_wait(b, s0, m) == 0  # s0 stays parked on m
             b.masters[m].push(burst)
             await b.run_until_idle(100, masters=[m])
             burst.check()
@@ -655,6 +729,7 @@ async def test_no_rearbitration_in_burst(dut):
             b.prio = [int(x != owner) for x in range(b.nm)]
             words = [region_word(s, owner, 100 + i) for i in range(8)]
             burst = mem_op(ref, s, words, rng.random() < 0.5, rng, "incr", stall=stall, tag="burst")
+            wait = grant_wait(b, s, owner)
             b.masters[owner].push(burst)
             await b.step()
             assert burst.start is not None
@@ -669,9 +744,9 @@ async def test_no_rearbitration_in_burst(dut):
                 op.check()
                 assert op.ack_cycles()[0] > last, "another master got the slave inside the burst"
             if stall == 0.0 and s in b.zero_wait:
-                assert burst.ack_cycles() == list(range(burst.start + 1, burst.start + 9))
+                assert burst.ack_cycles() == list(range(burst.start + wait + 1, burst.start + wait + 9))
             # The first grant after the burst goes to a high-priority rival.
-            after = [e for e in b.monitor.arb_log if e[1] == s and e[0] > burst.start]
+            after = [e for e in b.monitor.arb_log if e[1] == s and e[0] > burst.start + wait]
             assert after and b.prio[after[0][3]] == 1 and after[0][0] == last + 1
             checked += 1
     assert checked == 4
@@ -732,6 +807,7 @@ async def test_timeout(dut):
     b.tracing = True
     victim = 0
     dead_op = err_op([region_word(dead, victim, 1)], tag="dead")
+    wait = grant_wait(b, dead, victim)
     b.masters[victim].push(dead_op)
     await b.step()
     busy_ops = []
@@ -743,7 +819,7 @@ async def test_timeout(dut):
     await b.run_until_idle(T + 20)
     dead_op.check()
     t_err = dead_op.results[0][2]
-    assert t_err == dead_op.start + T, f"timeout ERR at {t_err}, expected STB {dead_op.start} + {T}"
+    assert t_err == dead_op.start + wait + T, f"timeout ERR at {t_err}, expected STB {dead_op.start} + {wait} + {T}"
     for op in busy_ops:
         op.check()
         assert op.end < t_err, "a master was held up by another master's dead slave"
@@ -753,9 +829,11 @@ async def test_timeout(dut):
 
     # Every master at the dead slave at once: one timeout after the other, all end in ERR.
     ops = [err_op([region_word(dead, m, 2)], tag=("dead", m)) for m in range(b.nm)]
+    # With RegGrant the slave's parked owner (one of them) goes first, without a cycle's wait.
+    wait = int(b.reg_grant and b.monitor.park[dead] is None)
     for m, op in enumerate(ops):
         b.masters[m].push(op)
-    t0 = b.cycle
+    t0 = b.cycle + wait
     await b.run_until_idle(b.nm * (T + 1) + 10)
     ends = sorted(op.end for op in ops)
     for op in ops:
@@ -767,12 +845,14 @@ async def test_timeout(dut):
     s = slow.idx
     slow.fixed_wait = T - 2
     ok = mem_op(ref, s, [region_word(s, 0, 7)], False, rng)
+    wait = grant_wait(b, s, 0)
     b.masters[0].push(ok)
     await b.run_until_idle(T + 10)
     ok.check()
-    assert ok.results[0][2] == ok.start + T - 1
+    assert ok.results[0][2] == ok.start + wait + T - 1
     slow.fixed_wait = T - 1
     late = err_op([region_word(s, 0, 8)])
+    assert grant_wait(b, s, 0) == 0  # s stays parked on master 0
     b.masters[0].push(late)
     await b.run_until_idle(T + 10)
     late.check()
@@ -901,7 +981,8 @@ async def test_wait_bound_random(dut):
         served = waits(b, {m: [op for op in ops[m] if b.decode(op.beats[0].adr) in hot] for m in ops}, t0)
         n_hi = len(group)
         for m, w in served.items():
-            bound = wait_bound(b, bool(b.prio[m]), n_hi, b.nm - n_hi)
+            # RegGrant: plus the grant decided in the cycle before the access asked (README).
+            bound = wait_bound(b, bool(b.prio[m]), n_hi, b.nm - n_hi) + int(b.reg_grant)
             assert max(g for g, _ in w) <= bound, f"group {group}, master {m}: waited {max(w)}, bound {bound}"
         for per_master in ops.values():
             for op in per_master:
@@ -960,6 +1041,7 @@ async def test_burst_abort_and_boundary(dut):
         first = 200 if err_at is None else ERR_OFFSET - err_at
         words = [region_word(s, a, first + i) for i in range(8)]
         burst = mem_op(ref, s, words, False, rng, "incr", abort_after=abort_after)
+        wait = grant_wait(b, s, a)
         b.masters[a].push(burst)
         await b.step()
         waiting = mem_op(ref, s, [region_word(s, other, 9)], True, rng)
@@ -968,7 +1050,7 @@ async def test_burst_abort_and_boundary(dut):
         burst.check(), waiting.check()
         assert len(burst.results) == (abort_after or err_at + 1)
         last = burst.results[-1][2]
-        assert burst.ack_cycles()[:3] == [burst.start + 1, burst.start + 2, burst.start + 3]
+        assert burst.ack_cycles()[:3] == [burst.start + wait + k for k in (1, 2, 3)]
         grant = [e for e in b.monitor.arb_log if e[1] == s and e[3] == other and e[0] > burst.start]
         assert grant and grant[0][0] == last + 2, "slave not handed over right after the CYC drop"
 
