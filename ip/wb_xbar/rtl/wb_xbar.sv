@@ -114,13 +114,19 @@ module wb_xbar #(
     );
 
     // A timed-out slave gets one idle cycle before anyone may own it again.
-    if (RegGrant) begin : gen_own_reg
-      assign own = to_q ? '0 : owner_q;
-    end else begin : gen_own_comb
+    if (RegGrant) begin : gen_grant_reg
+      assign own     = to_q ? '0 : owner_q;
+      // Unlocked, the next owner is the arbiter's pick of this cycle's requests (the owner's own
+      // included, so it keeps the slave while alone); nobody asking leaves it parked. A timeout
+      // keeps the owner one cycle more: to_owner names it.
+      assign advance = !locked_d && !to_fire;
+      assign owner_d = (advance && |arb_gnt) ? arb_gnt : owner_q;
+    end else begin : gen_grant_comb
       logic free;
       assign free    = !locked_q && !to_q;
       assign own     = locked_q ? owner_q : (free ? arb_gnt : '0);
       assign advance = free;
+      assign owner_d = (|own) ? own : owner_q;
     end
 
     always_comb begin
@@ -162,18 +168,8 @@ module wb_xbar #(
     assign burst_open = (own_cti == CTI_CONST) || (own_cti == CTI_INCR);
 
     // Hold the grant until a classic/end-of-burst beat completes, CYC drops or the slave times out.
-    if (RegGrant) begin : gen_owner_reg
-      // A parked owner locks the slave with its first strobe here, as an arbitration win would.
-      assign locked_d = (locked_q ? cyc : beat_busy) && !to_fire && !(beat_done && !burst_open);
-      // Unlocked, the next owner is the arbiter's pick of this cycle's requests (the owner's own
-      // included, so it keeps the slave while alone); nobody asking leaves it parked. A timeout
-      // keeps the owner one cycle more: to_owner names it.
-      assign advance = !locked_d && !to_fire;
-      assign owner_d = (advance && |arb_gnt) ? arb_gnt : owner_q;
-    end else begin : gen_owner_comb
-      assign locked_d = (|own) && cyc && !to_fire && !(beat_done && !burst_open);
-      assign owner_d  = (|own) ? own : owner_q;
-    end
+    // The lock starts with a strobe here (an arbitration win, or a parked owner's first beat).
+    assign locked_d = (locked_q ? cyc : beat_busy) && !to_fire && !(beat_done && !burst_open);
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin

@@ -365,10 +365,7 @@ class Monitor:
             exp_stb = bool(d[0] and d[1] and dec_any[owner] == s)
             if got != (int(d[0]), int(exp_stb)):
                 fail(f"slave {s}: cyc/stb {got}, expected owner m{owner} -> {(int(d[0]), int(exp_stb))}")
-            fields = (out["s_we"][s], out["s_adr"][s], out["s_dat"][s], out["s_sel"][s], out["s_cti"][s],
-                      out["s_bte"][s])
-            if fields != (int(d[2]), d[3], d[4], d[5], d[6], d[7]):
-                fail(f"slave {s}: request fields {fields} differ from owner m{owner}'s")
+            self._check_fields(cycle, s, owner, d, out)
             done = exp_stb and (sl.ack or sl.err)
             if exp_stb:
                 exp_ack[owner], exp_err[owner] = sl.ack, sl.err
@@ -396,6 +393,13 @@ class Monitor:
             if out["m_dat"][m] != exp_dat:
                 fail(f"master {m}: read data {out['m_dat'][m]:#x} != {exp_dat:#x}")
 
+    @staticmethod
+    def _check_fields(cycle: int, s: int, owner: int, d: tuple, out: dict) -> None:
+        """Slave s sees its owner's request fields."""
+        fields = (out["s_we"][s], out["s_adr"][s], out["s_dat"][s], out["s_sel"][s], out["s_cti"][s],
+                  out["s_bte"][s])
+        if fields != (int(d[2]), d[3], d[4], d[5], d[6], d[7]):
+            raise AssertionError(f"cycle {cycle}: slave {s}: request fields {fields} differ from owner m{owner}'s")
 
     def _check_parked(self, s: int, cycle: int, drv: list[tuple], dec_any: list[int | None], req: list[int],
                       prio: list[int], out: dict, exp_ack: list[bool], exp_err: list[bool]) -> None:
@@ -416,10 +420,7 @@ class Monitor:
         if got != (int(exp_cyc), int(exp_stb)):
             raise AssertionError(f"cycle {cycle}: slave {s}: cyc/stb {got}, expected parked owner m{owner} -> "
                                  f"{(int(exp_cyc), int(exp_stb))}")
-        fields = (out["s_we"][s], out["s_adr"][s], out["s_dat"][s], out["s_sel"][s], out["s_cti"][s],
-                  out["s_bte"][s])
-        if fields != (int(d[2]), d[3], d[4], d[5], d[6], d[7]):
-            raise AssertionError(f"cycle {cycle}: slave {s}: request fields {fields} differ from owner m{owner}'s")
+        self._check_fields(cycle, s, owner, d, out)
         done = exp_stb and (sl.ack or sl.err)
         if exp_stb:
             exp_ack[owner], exp_err[owner] = sl.ack, sl.err
